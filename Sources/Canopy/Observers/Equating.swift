@@ -1,0 +1,81 @@
+/// Decides whether two states are duplicates, so a subscriber can skip the second one.
+///
+/// `true` means *treat as duplicate*. The first state a subscriber sees always passes.
+///
+/// ```swift
+/// let sameCount = Equating<Counter>.keyPath(\.count)
+/// let sameCountAndTitle = sameCount && .keyPath(\.title)
+/// ```
+public struct Equating<T>: Sendable {
+    /// Returns `true` when the second state is a duplicate of the first.
+    public let predicate: @Sendable (T, T) -> Bool
+
+    /// Creates an equating from a predicate.
+    ///
+    /// - Parameter predicate: Returns `true` when the two states are duplicates.
+    public init(predicate: @escaping @Sendable (T, T) -> Bool) {
+        self.predicate = predicate
+    }
+
+    /// Never treats a state as a duplicate: every state passes.
+    public static var neverEqual: Equating<T> {
+        Equating { _, _ in false }
+    }
+
+    /// Treats every state as a duplicate: only the first state passes.
+    public static var alwaysEqual: Equating<T> {
+        Equating { _, _ in true }
+    }
+
+    /// Treats two states as duplicates when `value` gives equal results for both.
+    ///
+    /// - Parameter value: Extracts the part of the state that matters.
+    /// - Returns: An equating that compares the extracted values.
+    public static func equal<Value: Equatable & Sendable>(value: @escaping @Sendable (T) -> Value) -> Equating<T> {
+        Equating { value($0) == value($1) }
+    }
+
+    /// Treats two states as duplicates when they agree at `keyPath`.
+    ///
+    /// - Parameter keyPath: The part of the state to compare.
+    /// - Returns: An equating that compares the values at `keyPath`.
+    public static func keyPath<Value: Equatable & Sendable>(_ keyPath: any KeyPath<T, Value> & Sendable) -> Equating<T> {
+        Equating { $0[keyPath: keyPath] == $1[keyPath: keyPath] }
+    }
+
+    /// Treats two states as duplicates when every equating in `sequence` does.
+    ///
+    /// An empty sequence treats every state as a duplicate, like ``alwaysEqual``.
+    ///
+    /// - Parameter sequence: The equatings to combine.
+    /// - Returns: An equating that is `true` only when all of them are.
+    public static func with<Equatings: Sequence>(_ sequence: Equatings) -> Equating<T>
+    where Equatings.Element == Equating<T> {
+        let predicates = sequence.map(\.predicate)
+        return Equating { lhs, rhs in predicates.allSatisfy { $0(lhs, rhs) } }
+    }
+
+    /// Treats two states as duplicates when both equatings do.
+    ///
+    /// - Parameters:
+    ///   - lhs: The first equating, asked first.
+    ///   - rhs: The second equating, asked only when the first says duplicate.
+    /// - Returns: The combined equating.
+    public static func && (lhs: Equating<T>, rhs: Equating<T>) -> Equating<T> {
+        Equating { lhs.predicate($0, $1) && rhs.predicate($0, $1) }
+    }
+}
+
+extension Equating where T: Equatable & Sendable {
+    /// Treats two states as duplicates when they are equal.
+    public static var asEquatable: Equating<T> {
+        Equating { $0 == $1 }
+    }
+}
+
+extension Equating where T: Identifiable & Sendable {
+    /// Treats two states as duplicates when they have the same `id`.
+    public static var asIdentifiable: Equating<T> {
+        Equating { $0.id == $1.id }
+    }
+}

@@ -1,0 +1,54 @@
+import Synchronization
+
+/// A handle to an observer; cancelling it, or releasing it, stops the observer at once.
+///
+/// Keep it for as long as you want states. After ``cancel()`` returns, the observer is never called
+/// again, and the store lets go of it (and of whatever it captured) without waiting for another state.
+/// A subscription never keeps its store alive.
+///
+/// ```swift
+/// let subscription = store.subscribe { state in print(state) }
+/// // ...
+/// subscription.cancel()
+/// ```
+public final class Subscription: Sendable {
+    private let flag: CancellationFlag
+    private let onCancel: Mutex<(@Sendable () -> Void)?>
+
+    init(flag: CancellationFlag, onCancel: @escaping @Sendable () -> Void) {
+        self.flag = flag
+        self.onCancel = Mutex(onCancel)
+    }
+
+    deinit {
+        cancel()
+    }
+
+    /// Whether ``cancel()`` has been called.
+    public var isCancelled: Bool {
+        flag.isCancelled
+    }
+
+    /// Stops the observer. Calling it again does nothing.
+    public func cancel() {
+        flag.cancel()
+        let onCancel = self.onCancel.withLock { stored in
+            defer { stored = nil }
+            return stored
+        }
+        onCancel?()
+    }
+}
+
+/// A flag set once, read on every callback of a subscription.
+final class CancellationFlag: Sendable {
+    private let cancelled = Atomic(false)
+
+    var isCancelled: Bool {
+        cancelled.load(ordering: .acquiring)
+    }
+
+    func cancel() {
+        cancelled.store(true, ordering: .releasing)
+    }
+}

@@ -1,0 +1,48 @@
+import Dispatch
+
+/// A child made with `with(_:reducer:)`: its state is the parent's state paired with its own.
+///
+/// It holds its parent strongly and is held by its parent only weakly, so releasing the last handle
+/// frees the local state at once.
+final class ChildNode<ParentState: Sendable, Local: Sendable, Action: Sendable>: ListeningNode, StateListener {
+    typealias State = (ParentState, Local)
+
+    let parent: any StoreNode<ParentState, Action>
+    let storage: QueueConfined<NodeStorage<State, Local>>
+    let mayReceiveAsyncActions: Bool
+    private let reducer: Reducer<Local, Action>
+
+    init(parent: any StoreNode<ParentState, Action>, initialState: Local, reducer: @escaping Reducer<Local, Action>) {
+        self.parent = parent
+        self.storage = QueueConfined(NodeStorage(local: initialState), queue: parent.queue)
+        self.mayReceiveAsyncActions = parent.mayReceiveAsyncActions
+        self.reducer = reducer
+    }
+
+    var queue: DispatchQueue { parent.queue }
+
+    var scheduler: any DelayScheduler { parent.scheduler }
+
+    var state: State {
+        (parent.state, storage.value.local)
+    }
+
+    @discardableResult
+    func enqueue(_ work: @escaping @Sendable () -> Void) -> Bool {
+        parent.enqueue(work)
+    }
+
+    func reduce(_ action: Action) {
+        reducer(&storage.value.local, action)
+        parent.reduce(action)
+    }
+
+    func parentDidChange(_ parentState: ParentState) {
+        guard hasListeners else { return }
+        publish((parentState, storage.value.local))
+    }
+
+    func attachToParent() {
+        parent.addChild(self)
+    }
+}

@@ -1,0 +1,78 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
+import Foundation
+#endif
+
+/// The observers and listening children of one node, in subscription order. Lives on the queue.
+struct Listeners<State> {
+    private struct Entry {
+        let id: UUID
+        let observe: Observer<State>.StateHandler
+    }
+
+    private struct Child {
+        weak var node: (any StateListener<State>)?
+    }
+
+    private var observers: [Entry] = []
+    private var children: [Child] = []
+
+    /// Whether nobody listens, so the node's state need not be computed.
+    var isEmpty: Bool { observers.isEmpty && children.isEmpty }
+
+    var observerCount: Int { observers.count }
+
+    /// Adds `observer` unless one with its id is already here.
+    mutating func add(_ observer: Observer<State>) {
+        guard !observers.contains(where: { $0.id == observer.id }) else { return }
+        observers.append(Entry(id: observer.id, observe: observer.observe))
+    }
+
+    mutating func remove(id: UUID) {
+        observers.removeAll { $0.id == id }
+    }
+
+    mutating func add(_ child: any StateListener<State>) {
+        children.removeAll { $0.node == nil }
+        guard !children.contains(where: { $0.node === child }) else { return }
+        children.append(Child(node: child))
+    }
+
+    /// What ``send(_:)`` found that must be tidied once the callbacks are done.
+    struct Cleanup {
+        var deadObserverIDs: [UUID] = []
+        var childrenLeft = false
+
+        var isNeeded: Bool { childrenLeft || !deadObserverIDs.isEmpty }
+    }
+
+    /// Sends `state` to every observer, then to every child, and reports observers that answered
+    /// `.dead` and children that are gone.
+    ///
+    /// It does not mutate, so the node calls it on a copy without holding access to its storage while
+    /// user callbacks run: an observer may use the node again (subscribe, dispatch) while it is called.
+    func send(_ state: State) -> Cleanup {
+        var cleanup = Cleanup()
+        for entry in observers where entry.observe(state) == .dead {
+            cleanup.deadObserverIDs.append(entry.id)
+        }
+        for child in children {
+            if let node = child.node {
+                node.parentDidChange(state)
+            } else {
+                cleanup.childrenLeft = true
+            }
+        }
+        return cleanup
+    }
+
+    mutating func apply(_ cleanup: Cleanup) {
+        if !cleanup.deadObserverIDs.isEmpty {
+            observers.removeAll { cleanup.deadObserverIDs.contains($0.id) }
+        }
+        if cleanup.childrenLeft {
+            children.removeAll { $0.node == nil }
+        }
+    }
+}

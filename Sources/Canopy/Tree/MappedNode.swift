@@ -1,0 +1,73 @@
+import Dispatch
+
+/// A view of a parent node with its state and/or its actions transformed (`map(state:)`,
+/// `flatMap(state:)`, `map(actions:)`). It has no state of its own.
+final class MappedNode<ParentState: Sendable, ParentAction: Sendable, State: Sendable, Action: Sendable>:
+    ListeningNode, StateListener
+{
+    typealias Local = Void
+
+    let parent: any StoreNode<ParentState, ParentAction>
+    let storage: QueueConfined<NodeStorage<State, Void>>
+    let mayReceiveAsyncActions: Bool
+    private let transformState: @Sendable (ParentState) -> State
+    private let transformAction: @Sendable (Action) -> ParentAction
+
+    init(
+        parent: any StoreNode<ParentState, ParentAction>,
+        state transformState: @escaping @Sendable (ParentState) -> State,
+        action transformAction: @escaping @Sendable (Action) -> ParentAction
+    ) {
+        self.parent = parent
+        self.storage = QueueConfined(NodeStorage(local: ()), queue: parent.queue)
+        self.mayReceiveAsyncActions = ActionKind.mayBeAsyncAction(Action.self)
+        self.transformState = transformState
+        self.transformAction = transformAction
+    }
+
+    var queue: DispatchQueue { parent.queue }
+
+    var scheduler: any DelayScheduler { parent.scheduler }
+
+    var state: State {
+        transformState(parent.state)
+    }
+
+    @discardableResult
+    func enqueue(_ work: @escaping @Sendable () -> Void) -> Bool {
+        parent.enqueue(work)
+    }
+
+    func reduce(_ action: Action) {
+        parent.reduce(transformAction(action))
+    }
+
+    func parentDidChange(_ parentState: ParentState) {
+        guard hasListeners else { return }
+        publish(transformState(parentState))
+    }
+
+    func attachToParent() {
+        parent.addChild(self)
+    }
+}
+
+extension MappedNode where ParentAction == Action {
+    /// A view with the parent's actions and a transformed state.
+    convenience init(
+        parent: any StoreNode<ParentState, Action>,
+        state transformState: @escaping @Sendable (ParentState) -> State
+    ) {
+        self.init(parent: parent, state: transformState, action: { $0 })
+    }
+}
+
+extension MappedNode where ParentState == State {
+    /// A view with the parent's state and transformed actions.
+    convenience init(
+        parent: any StoreNode<State, ParentAction>,
+        action transformAction: @escaping @Sendable (Action) -> ParentAction
+    ) {
+        self.init(parent: parent, state: { $0 }, action: transformAction)
+    }
+}

@@ -1,0 +1,90 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
+import Foundation
+#endif
+
+// The subscription and async entry points every public handle forwards to. All of them may be called
+// from any thread, including the tree's own queue, and none of them blocks.
+extension StoreNode {
+    /// Adds `observer` on the queue; it receives the current state first.
+    func subscribe(_ observer: Observer<State>) {
+        enqueue { self.addObserver(observer) }
+    }
+
+    /// Adds an observer that calls `handler` until the returned token is cancelled or released.
+    func subscription(
+        removeDuplicates equating: Equating<State>?,
+        _ handler: @escaping @Sendable (State) -> Void
+    ) -> Subscription {
+        let flag = CancellationFlag()
+        let id = UUID()
+        let filter = equating.map { DuplicateFilter($0, queue: queue) }
+        subscribe(
+            Observer(id: id) { state in
+                guard !flag.isCancelled else { return .dead }
+                if filter?.accepts(state) ?? true {
+                    handler(state)
+                }
+                return .active
+            }
+        )
+        return Subscription(flag: flag) { [weak self] in
+            self?.enqueue { [weak self] in self?.removeObserver(id: id) }
+        }
+    }
+
+    /// Reduces `action` and returns the state right after it, or `nil` when the tree is gone.
+    func send(_ action: Action) async -> State? {
+        await withCheckedContinuation { continuation in
+            let accepted = enqueue {
+                self.receive(action)
+                continuation.resume(returning: self.state)
+            }
+            if !accepted {
+                continuation.resume(returning: nil)
+            }
+        }
+    }
+
+    /// The state once everything enqueued before this call has run, or `nil` when the tree is gone.
+    var currentState: State? {
+        get async {
+            await withCheckedContinuation { continuation in
+                let accepted = enqueue { continuation.resume(returning: self.state) }
+                if !accepted {
+                    continuation.resume(returning: nil)
+                }
+            }
+        }
+    }
+
+    /// Every state from now on, starting with the current one; finishes when the node is released.
+    func states(removeDuplicates equating: Equating<State>?) -> AsyncStream<State> {
+        let (stream, continuation) = AsyncStream.makeStream(of: State.self)
+        let finisher = StreamFinisher(continuation)
+        let subscription = subscription(removeDuplicates: equating) { state in
+            finisher.yield(state)
+        }
+        continuation.onTermination = { _ in subscription.cancel() }
+        return stream
+    }
+}
+
+/// Finishes a stream when the last reference to it goes, which happens when the node that holds the
+/// observer is released.
+private final class StreamFinisher<Element: Sendable>: Sendable {
+    private let continuation: AsyncStream<Element>.Continuation
+
+    init(_ continuation: AsyncStream<Element>.Continuation) {
+        self.continuation = continuation
+    }
+
+    deinit {
+        continuation.finish()
+    }
+
+    func yield(_ element: Element) {
+        continuation.yield(element)
+    }
+}

@@ -1,0 +1,92 @@
+import Dispatch
+
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
+import Foundation
+#endif
+
+/// One node of a store tree: the root, a child made with `with(_:reducer:)`, a mapped view, or a weak
+/// handle.
+///
+/// Strong references point up the tree only: a node holds its parent, a parent holds its children
+/// weakly. Members marked "on the queue" may be used only on the tree's serial queue.
+protocol StoreNode<State, Action>: AnyObject, Sendable {
+    associatedtype State: Sendable
+    associatedtype Action: Sendable
+
+    /// The tree's serial queue, shared by every node of the tree.
+    var queue: DispatchQueue { get }
+
+    /// The clock that every delay of this tree goes through.
+    var scheduler: any DelayScheduler { get }
+
+    /// Whether a dispatched action of this node's type could be an `AsyncAction` (decided once).
+    var mayReceiveAsyncActions: Bool { get }
+
+    /// Runs `work` on the queue after everything enqueued before it, from any thread.
+    ///
+    /// - Returns: `false` when the tree is gone and the work was dropped.
+    @discardableResult
+    func enqueue(_ work: @escaping @Sendable () -> Void) -> Bool
+
+    /// Enqueues `action` for this node, from any thread.
+    func dispatch(_ action: Action)
+
+    /// On the queue: runs this node's reducer and its ancestors' (leaf first), then publishes the new
+    /// state from the root down.
+    func reduce(_ action: Action)
+
+    /// On the queue: the node's current state.
+    var state: State { get }
+
+    /// On the queue: adds `observer` (or finds the one with its id) and sends it the current state.
+    func addObserver(_ observer: Observer<State>)
+
+    /// On the queue: removes the observer with `id`, if any.
+    func removeObserver(id: UUID)
+
+    /// On the queue: starts sending this node's states to `child`.
+    func addChild(_ child: any StateListener<State>)
+}
+
+/// A node that wants its parent's state whenever it changes.
+protocol StateListener<ParentState>: AnyObject, Sendable {
+    associatedtype ParentState
+
+    /// On the queue: the parent has a new state.
+    func parentDidChange(_ state: ParentState)
+}
+
+extension StoreNode {
+    func dispatch(_ action: Action) {
+        enqueue { self.receive(action) }
+    }
+
+    /// On the queue: handles an action dispatched to this node: reduces it, then starts it if it is an
+    /// `AsyncAction`.
+    @inline(__always)
+    func receive(_ action: Action) {
+        reduce(action)
+        if mayReceiveAsyncActions, let asyncAction = action as? any AsyncAction {
+            execute(asyncAction)
+        }
+    }
+
+    /// Runs `asyncAction` on its queue; each result goes back to this node without retaining it.
+    private func execute<Async: AsyncAction>(_ asyncAction: Async) {
+        asyncAction.dispatchQueue.async { [weak self] in
+            asyncAction.execute { result in
+                guard let self else { return }
+                guard let action = result as? Action else {
+                    assertionFailure(
+                        "AsyncAction \(Async.self) completed with \(type(of: result)), which is not an action of "
+                            + "this store (\(Action.self)); the result is dropped"
+                    )
+                    return
+                }
+                self.dispatch(action)
+            }
+        }
+    }
+}
