@@ -27,6 +27,16 @@ private func asyncBody(of effect: Effect) -> (@Sendable () async -> Void)? {
         #expect(runs.values == [1])
     }
 
+    @Test func trailingClosureWithAwaitPicksTheAsyncForm() async {
+        let runs = StateRecorder<Int>()
+        let effect = Effect {
+            await Task.yield()
+            runs.record(1)
+        }
+        await asyncBody(of: effect)?()
+        #expect(runs.values == [1])
+    }
+
     @Test func postponeHasNoOperation() {
         guard case .postpone = Effect.postpone.operation else {
             Issue.record("expected postpone")
