@@ -69,7 +69,7 @@ private func reduceLog(_ log: inout [String], _ action: any LogAction) {
         let runs = StateRecorder<String>()
         await store.send(Fetch(name: "a", queue: queue, runs: runs))
         await store.send(Append(text: "later"))
-        await QueueBarrier.pass(queue)
+        await settle(queue)
         #expect(runs.values == ["a on work"])
     }
 
@@ -142,7 +142,7 @@ private func reduceLog(_ log: inout [String], _ action: any LogAction) {
         let node = WeakRef(store!.node as AnyObject)
         queue.suspend()
         await store?.send(Fetch(name: "a", queue: queue, runs: runs, results: [Append(text: "late")]))
-        await QueueBarrier.pass(store!.node.queue)
+        await settle(store!.node.queue)
         store = nil
         #expect(node.object == nil)  // the pending execute does not keep the store alive
         queue.resume()

@@ -69,7 +69,7 @@ import Testing
         _ = await probe.events.waitFor(count: 1)
         let queue = store!.node.queue
         let node = WeakRef(store!.node as AnyObject)
-        await QueueBarrier.pass(queue)  // the drain that reduced `.run` has let go of the node
+        await settle(queue)  // the drain that reduced `.run` has let go of the node
         store = nil
         #expect(node.object == nil)
         #expect(probe.values == [.started(1), .cancelled(1)])
@@ -84,7 +84,7 @@ import Testing
         }
         await child?.send(.run)
         _ = await probe.events.waitFor(count: 1)
-        await QueueBarrier.pass(root.node.queue)
+        await settle(root.node.queue)
         child = nil
         #expect(probe.values == [.started(0), .cancelled(0)])
         await root.send(.noop)  // the root carries on
@@ -97,7 +97,7 @@ import Testing
         store?.effect(on: makeEffectQueue()) { _, _ in Effect { runs.record(1) } }
         await store?.send(.run(maxAttempts: 1, delay: 5))
         #expect(scheduler.pendingCount == 1)
-        await QueueBarrier.pass(store!.node.queue)
+        await settle(store!.node.queue)
         store = nil
         #expect(scheduler.pendingCount == 0)
         scheduler.advance(by: 10)
@@ -114,7 +114,7 @@ import Testing
         await store.send(.cancel)
         #expect(scheduler.pendingCount == 0)
         scheduler.advance(by: 10)
-        await QueueBarrier.pass(queue)
+        await settle(queue)
         #expect(runs.values.isEmpty)
     }
 
@@ -188,7 +188,7 @@ import Testing
         await store?.send(.run)
         _ = await probe.events.waitFor(count: 1)
         let node = WeakRef(store!.node as AnyObject)
-        await QueueBarrier.pass(store!.node.queue)
+        await settle(store!.node.queue)
         store = nil
         #expect(node.object == nil)
         dispatches.values[0](.succeed)  // dispatching to a released store does nothing

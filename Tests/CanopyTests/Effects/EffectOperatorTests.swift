@@ -20,7 +20,7 @@ import Testing
         await store.send(.run)
         await store.send(.noop)
         await store.send(.noop)
-        await QueueBarrier.pass(queue)
+        await settle(queue)
         #expect(factoryCalls.values == [0])
         #expect(runs.values == [0])
     }
@@ -105,7 +105,7 @@ import Testing
         store.effect(on: queue) { _, _ in Effect { runs.record(1) } }
         _ = await runs.waitFor(count: 1)
         await store.send(.noop)
-        await QueueBarrier.pass(queue)
+        await settle(queue)
         #expect(runs.values == [1])
     }
 
@@ -338,7 +338,7 @@ import Testing
         await store.send(.tick)
         await store.send(.online)
         await store.send(.tick)  // already running: not asked
-        await QueueBarrier.pass(queue)
+        await settle(queue)
         #expect(asked.values == [1, 2, 2])
         #expect(runs.values == [2])
     }

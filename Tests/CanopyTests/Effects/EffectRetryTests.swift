@@ -21,7 +21,7 @@ import Testing
             }
         }
         await store.send(.runWithPolicy(maxAttempts: maxAttempts, policy: policy))
-        await QueueBarrier.pass(queue)  // attempt 0 has no delay
+        await settle(queue)  // attempt 0 has no delay
         for step in steps {
             _ = await store.state  // the failure of the last attempt is reduced, the next one scheduled
             scheduler.advance(by: step)
