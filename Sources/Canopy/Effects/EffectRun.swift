@@ -1,5 +1,4 @@
 import Dispatch
-import Synchronization
 
 #if canImport(FoundationEssentials)
 import FoundationEssentials
@@ -18,7 +17,7 @@ final class EffectRun: Sendable {
         var task: Task<Void, Never>?
     }
 
-    private let storage = Mutex(Storage())
+    private let storage = LockedValue(Storage())
 
     init() {}
 

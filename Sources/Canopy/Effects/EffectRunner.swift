@@ -1,5 +1,4 @@
 import Dispatch
-import Synchronization
 
 #if canImport(FoundationEssentials)
 import FoundationEssentials
@@ -31,7 +30,7 @@ final class EffectRunner<Trigger: EffectTrigger, Action: Sendable>: Sendable whe
     private let create: Factory
     private let decisions: QueueConfined<Decisions>
     // Kept in a lock rather than with `decisions` because `deinit` may run on any thread.
-    private let runs = Mutex<[Trigger.Key: EffectRun]>([:])
+    private let runs = LockedValue<[Trigger.Key: EffectRun]>([:])
 
     // `target` must not retain the store (it is a `WeakNode`).
     init(target: any StoreNode<State, Action>, trigger: Trigger, queue: DispatchQueue, create: @escaping Factory) {

@@ -1,5 +1,3 @@
-import Synchronization
-
 /// Records what an async effect body goes through — started, cancelled, finished — so a test can check
 /// that cancelling the effect reached the running task.
 ///
