@@ -4,16 +4,15 @@ import Dispatch
 extension StoreNode {
     /// Attaches an effect engine to this node, from any thread.
     ///
-    /// The engine lives in an observer of the node, so it sees every state on the queue and is released
-    /// (cancelling its runs) with the node. It reaches the node only through a weak handle.
+    /// The engine lives in an observer, so it sees every state on the queue and is released (cancelling
+    /// its runs) with the node that holds the observer: this node, or a view's parent. It reaches the
+    /// store only through ``weakHandle()``.
     func addEffect<Trigger: EffectTrigger<State>>(
         _ trigger: Trigger,
         on queue: DispatchQueue,
         create: @escaping @Sendable (State, Trigger.Key, @escaping Dispatch<Action>) -> Effect
     ) {
-        // A weak handle already does not retain the store; wrapping it again would only add a link
-        // that nothing keeps alive.
-        let target: any StoreNode<State, Action> = (self as? WeakNode<State, Action>) ?? WeakNode(self)
+        let target = weakHandle()
         let runner = EffectRunner<Trigger, Action>(target: target, trigger: trigger, queue: queue, create: create)
         subscribe(
             Observer { state in

@@ -123,6 +123,18 @@ private func reduceLog(_ log: inout [String], _ action: any LogAction) {
         subscription.cancel()
     }
 
+    @Test func resultsOfAnActionSentThroughATemporaryViewReachTheStore() async {
+        let store = StateStore<[String], any LogAction>([], reducer: reduceLog)
+        let queue = makeQueue("work")
+        let runs = StateRecorder<String>()
+        store.map(state: \.count).dispatch(
+            Fetch(name: "a", queue: queue, runs: runs, results: [Append(text: "result")])
+        )
+        _ = await store.state  // the async action is reduced and its `execute` queued
+        await settle(queue)  // `execute` ran and dispatched its result
+        #expect(await store.state == ["reduced a", "result"])
+    }
+
     @Test func defaultQueueIsMain() async {
         // Marks the main queue so `execute` can tell where it runs (on Linux a worker thread may
         // service the main queue, so the thread is no evidence).

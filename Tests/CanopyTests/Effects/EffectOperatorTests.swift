@@ -188,6 +188,28 @@ import Testing
         subscription.cancel()
     }
 
+    @Test func effectAddedThroughATemporaryViewLivesWithTheStoreAndReachesIt() async {
+        struct Screen: Sendable {
+            var title = "Inbox"
+            var load = Effect.State()
+        }
+        enum ScreenAction: Sendable {
+            case load(EffectAction)
+        }
+        let store = StateStore<Screen, ScreenAction>(Screen()) { screen, action in
+            switch action {
+            case .load(let action): reduceEffect(&screen.load, action)
+            }
+        }
+        let queue = makeEffectQueue()
+        store.map(state: \.load).map(actions: ScreenAction.load).effect(on: queue) { _, dispatch in
+            Effect { dispatch(.succeed) }
+        }
+        await store.send(.load(.run))
+        await settle(queue)  // the effect ran and sent its result
+        #expect(await store.state.load.isSuccess)
+    }
+
     @Test func childEffectResultsGoThroughTheChildReducer() async {
         let root = StateStore<[String], EffectAction>([]) { log, action in log.append("root \(action)") }
         let child = root.with(Effect.State(), reducer: reduceEffect)
