@@ -7,10 +7,27 @@ let package = Package(
     products: [.executable(name: "taskboard", targets: ["TaskBoard"])],
     dependencies: [
         // `name:` because the checkout folder may not be called "Canopy".
-        .package(name: "Canopy", path: "..")
+        .package(name: "Canopy", path: ".."),
+        .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
     ],
     targets: [
-        .executableTarget(name: "TaskBoard", dependencies: [.product(name: "Canopy", package: "Canopy")])
+        .executableTarget(
+            name: "TaskBoard",
+            dependencies: [
+                .product(name: "Canopy", package: "Canopy"),
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            ]
+        ),
+        .testTarget(name: "TaskBoardTests", dependencies: ["TaskBoard"]),
     ],
     swiftLanguageModes: [.v6]
 )
+
+let settings: [SwiftSetting] = [
+    .enableUpcomingFeature("ExistentialAny"),
+    .enableUpcomingFeature("MemberImportVisibility"),
+]
+
+for target in package.targets {
+    target.swiftSettings = (target.swiftSettings ?? []) + settings
+}

@@ -1,6 +1,10 @@
-/// Every action of the board. Child stores share the root's action type; each reducer handles its own.
+/// Every action of the board. The whole tree shares one action type; each feature's reducer picks the
+/// cases that concern it, and actions travel up from the store they were sent to.
 enum AppAction: Sendable {
-    case add(String)
-    case complete(Int)
-    case showOnlyOpen(Bool)
+    /// The calendar moved on; dispatched to the root before each command.
+    case setToday(Day)
+    case tasks(TasksAction)
+    case search(SearchAction)
+    case sync(SyncAction)
+    case stats(StatsAction)
 }

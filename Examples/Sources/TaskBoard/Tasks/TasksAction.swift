@@ -1,0 +1,35 @@
+/// What the Tasks feature does to the list of tasks.
+enum TasksAction: Equatable, Sendable {
+    case add(title: String, tags: [String] = [], due: Day? = nil)
+    case rename(id: Int, title: String)
+    case complete(id: Int)
+    case reopen(id: Int)
+    case delete(id: Int)
+    case tag(id: Int, tags: [String])
+    case untag(id: Int, tags: [String])
+    case setDue(id: Int, due: Day?)
+    /// Replaces the board with what was saved, without counting as a change to save again.
+    case restore(TasksSnapshot)
+    /// Sets a reminder about a task, `seconds` from now; replaces the task's earlier reminder.
+    case remind(id: Int, seconds: Double)
+    /// A reminder's delay is over.
+    case reminderFired(id: Int)
+    /// The save effect wrote `revision` of the board.
+    case saved(revision: Int)
+    /// The save effect could not write the board.
+    case saveFailed(reason: String)
+    /// Writes unsaved changes now instead of after the delay: for the end of a run.
+    case flush
+}
+
+/// What the last tasks action did, kept in the state so that the command that sent it can say so.
+enum TasksEvent: Equatable, Sendable {
+    case added(TaskItem)
+    case updated(TaskItem)
+    /// The action asked for what was already true, such as completing a done task.
+    case unchanged(TaskItem)
+    case deleted(TaskItem)
+    case notFound(id: Int)
+    case rejected(reason: String)
+    case replaced(count: Int)
+}

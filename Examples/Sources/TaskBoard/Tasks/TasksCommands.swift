@@ -1,0 +1,257 @@
+import ArgumentParser
+import Canopy
+
+/// `add <title> [--tag <tag>]... [--due <date>]`
+struct AddCommand: BoardCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "add",
+        abstract: "Add a task.",
+        discussion: "Example: add Buy milk --tag home --due tomorrow",
+        aliases: ["new"]
+    )
+
+    @Argument(help: "The title; several words need no quotes.")
+    var title: [String]
+
+    @Option(name: [.short, .long], help: "A tag for the task; repeat for more.")
+    var tag: [String] = []
+
+    @Option(name: .long, parsing: .unconditional, help: "The due date: YYYY-MM-DD, today, tomorrow, +3d, -1d.")
+    var due: DueInput?
+
+    func validate() throws {
+        try TaskArguments.validate(tags: tag)
+    }
+
+    func execute(in session: Session) async throws(CommandFailure) {
+        let today = await session.board.root.state.today
+        let event = await session.send(
+            .add(title: title.joined(separator: " "), tags: tag, due: due?.resolve(today: today))
+        )
+        try await TaskArguments.report(event, verb: "added", in: session)
+    }
+}
+
+/// `edit <id> <title>`
+struct EditCommand: BoardCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "edit",
+        abstract: "Change the title of a task.",
+        aliases: ["rename"]
+    )
+
+    @Argument(help: "The task number.")
+    var id: Int
+
+    @Argument(help: "The new title.")
+    var title: [String]
+
+    func execute(in session: Session) async throws(CommandFailure) {
+        let event = await session.send(.rename(id: id, title: title.joined(separator: " ")))
+        try await TaskArguments.report(event, verb: "renamed", in: session)
+    }
+}
+
+/// `done <id>...`
+struct DoneCommand: BoardCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "done",
+        abstract: "Mark tasks as done.",
+        aliases: ["complete"]
+    )
+
+    @Argument(help: "The task numbers.")
+    var ids: [Int]
+
+    func execute(in session: Session) async throws(CommandFailure) {
+        for id in ids {
+            try await TaskArguments.report(await session.send(.complete(id: id)), verb: "done", in: session)
+        }
+    }
+}
+
+/// `reopen <id>...`
+struct ReopenCommand: BoardCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "reopen",
+        abstract: "Mark done tasks as open again.",
+        aliases: ["undo"]
+    )
+
+    @Argument(help: "The task numbers.")
+    var ids: [Int]
+
+    func execute(in session: Session) async throws(CommandFailure) {
+        for id in ids {
+            try await TaskArguments.report(await session.send(.reopen(id: id)), verb: "reopened", in: session)
+        }
+    }
+}
+
+/// `delete <id>...`
+struct DeleteCommand: BoardCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "delete",
+        abstract: "Delete tasks.",
+        aliases: ["rm"]
+    )
+
+    @Argument(help: "The task numbers.")
+    var ids: [Int]
+
+    func execute(in session: Session) async throws(CommandFailure) {
+        for id in ids {
+            try await TaskArguments.report(await session.send(.delete(id: id)), verb: "deleted", in: session)
+        }
+    }
+}
+
+/// `tag <id> <tag>...`
+struct TagCommand: BoardCommand {
+    static let configuration = CommandConfiguration(commandName: "tag", abstract: "Add tags to a task.")
+
+    @Argument(help: "The task number.")
+    var id: Int
+
+    @Argument(help: "The tags, with or without #.")
+    var tags: [String]
+
+    func validate() throws {
+        try TaskArguments.validate(tags: tags)
+    }
+
+    func execute(in session: Session) async throws(CommandFailure) {
+        try await TaskArguments.report(await session.send(.tag(id: id, tags: tags)), verb: "tagged", in: session)
+    }
+}
+
+/// `untag <id> <tag>...`
+struct UntagCommand: BoardCommand {
+    static let configuration = CommandConfiguration(commandName: "untag", abstract: "Remove tags from a task.")
+
+    @Argument(help: "The task number.")
+    var id: Int
+
+    @Argument(help: "The tags, with or without #.")
+    var tags: [String]
+
+    func validate() throws {
+        try TaskArguments.validate(tags: tags)
+    }
+
+    func execute(in session: Session) async throws(CommandFailure) {
+        try await TaskArguments.report(await session.send(.untag(id: id, tags: tags)), verb: "untagged", in: session)
+    }
+}
+
+/// `due <id> <date>`
+struct DueCommand: BoardCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "due",
+        abstract: "Set or clear the due date of a task.",
+        discussion: "Example: due 3 +2d, due 3 2025-06-01, due 3 none"
+    )
+
+    @Argument(help: "The task number.")
+    var id: Int
+
+    @Argument(help: "YYYY-MM-DD, today, tomorrow, +3d, or none.")
+    var date: DueInput
+
+    func execute(in session: Session) async throws(CommandFailure) {
+        let today = await session.board.root.state.today
+        let event = await session.send(.setDue(id: id, due: date.resolve(today: today)))
+        try await TaskArguments.report(event, verb: "updated", in: session)
+    }
+}
+
+/// `list [--open | --done] [--tag <tag>] [--overdue]`
+struct ListCommand: BoardCommand {
+    static let configuration = CommandConfiguration(commandName: "list", abstract: "List tasks.", aliases: ["ls"])
+
+    @Flag(help: "Only open tasks.")
+    var open = false
+
+    @Flag(help: "Only done tasks.")
+    var done = false
+
+    @Option(name: [.short, .long], help: "Only tasks with this tag.")
+    var tag: String?
+
+    @Flag(help: "Only open tasks whose due date has passed.")
+    var overdue = false
+
+    func validate() throws {
+        if open && done {
+            throw ValidationError("--open and --done exclude each other; use neither to see all tasks")
+        }
+        if let tag { try TaskArguments.validate(tags: [tag]) }
+    }
+
+    var filter: TaskFilter {
+        TaskFilter(status: open ? .open : done ? .done : .all, tag: tag.flatMap(Tag.normalize), overdueOnly: overdue)
+    }
+
+    func execute(in session: Session) async throws(CommandFailure) {
+        let view = await session.taskView()
+        let tasks = filter.apply(to: await session.tasks().items, today: view.today)
+        session.console.lines(view.list(tasks, filter: filter))
+    }
+}
+
+/// `remind <id> <delay>`
+struct RemindCommand: BoardCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "remind",
+        abstract: "Remind me of a task after a delay (while TaskBoard runs).",
+        discussion: "Example: remind 3 10m. Completing or deleting the task cancels its reminder."
+    )
+
+    @Argument(help: "The task number.")
+    var id: Int
+
+    @Argument(help: "How long from now: 90, 90s, 5m, 2h.")
+    var delay: String
+
+    func validate() throws {
+        guard DurationText.seconds(delay) != nil else {
+            throw ValidationError("'\(delay)' is not a delay; write it like 90s, 5m or 2h")
+        }
+    }
+
+    func execute(in session: Session) async throws(CommandFailure) {
+        let seconds = DurationText.seconds(delay) ?? 0
+        let task = try await session.requireTask(id)
+        guard !task.isDone else { throw CommandFailure("task #\(id) is done", hint: "'reopen \(id)' first") }
+        await session.send(.remind(id: id, seconds: seconds))
+        session.console.line("will remind you of #\(id) in \(DurationText.text(seconds))")
+    }
+}
+
+/// Checks and messages the task commands share.
+enum TaskArguments {
+    static func validate(tags: [String]) throws {
+        for tag in tags where Tag.normalize(tag) == nil {
+            throw ValidationError(
+                "'\(tag)' is not a valid tag; use letters, digits, '-', '_' or '/', like home or work/q3"
+            )
+        }
+    }
+
+    /// Prints what a tasks action did, or throws if it could not do it.
+    static func report(_ event: TasksEvent?, verb: String, in session: Session) async throws(CommandFailure) {
+        let view = await session.taskView()
+        switch event {
+        case .added(let task), .updated(let task), .deleted(let task):
+            session.console.line("\(verb) " + view.line(task))
+        case .unchanged(let task):
+            session.console.line("no change: " + view.line(task))
+        case .notFound(let id):
+            throw .noTask(id)
+        case .rejected(let reason):
+            throw CommandFailure(reason)
+        case .replaced, nil:
+            break
+        }
+    }
+}

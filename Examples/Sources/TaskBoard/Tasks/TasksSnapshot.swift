@@ -1,0 +1,42 @@
+/// The saved form of the board: what goes into `tasks.json` and what the remote service stores.
+struct TasksSnapshot: Codable, Equatable, Sendable {
+    /// The format version; a file with another version is not read.
+    static let currentVersion = 1
+
+    var version = TasksSnapshot.currentVersion
+    var nextID: Int
+    var tasks: [TaskItem]
+
+    init(nextID: Int, tasks: [TaskItem]) {
+        self.nextID = nextID
+        self.tasks = tasks
+    }
+
+    /// Why a decoded snapshot cannot be used.
+    enum Problem: Error, Equatable, CustomStringConvertible {
+        case unsupportedVersion(Int)
+        case duplicateID(Int)
+        case invalidID(Int)
+
+        var description: String {
+            switch self {
+            case .unsupportedVersion(let version): "format version \(version) is not supported"
+            case .duplicateID(let id): "task #\(id) appears twice"
+            case .invalidID(let id): "task id \(id) is not a positive number"
+            }
+        }
+    }
+
+    /// Checks what the JSON decoder cannot: the version and the uniqueness of ids.
+    func validated() throws(Problem) -> TasksSnapshot {
+        guard version == TasksSnapshot.currentVersion else { throw .unsupportedVersion(version) }
+        var seen = Set<Int>()
+        for task in tasks {
+            guard task.id > 0 else { throw .invalidID(task.id) }
+            guard seen.insert(task.id).inserted else { throw .duplicateID(task.id) }
+        }
+        var copy = self
+        copy.nextID = max(nextID, (tasks.map(\.id).max() ?? 0) + 1)
+        return copy
+    }
+}
