@@ -1,0 +1,67 @@
+/// The Search feature's state, owned by the `search` child store (below `tasks`, so it sees the tasks).
+///
+/// Each new query is a new ``Request``; the search effect watches the request with
+/// `effect(onChange:)`, waits out the debounce delay, and searches. A newer request cancels the run of
+/// the older one, and results for anything but the current request are ignored.
+struct SearchState: Equatable, Sendable {
+    /// One query as typed. `serial` makes a repeated query a new request, so it searches again.
+    struct Request: Equatable, Sendable {
+        var text = ""
+        var serial = 0
+    }
+
+    enum Phase: Equatable, Sendable {
+        /// No query.
+        case idle
+        /// Waiting for the debounce delay to pass without a newer query.
+        case debouncing
+        case searching
+        case done
+    }
+
+    var request = Request()
+    var phase = Phase.idle
+    /// The results of the current request, once it finished.
+    var results: SearchResults?
+    /// How many queries were replaced before their results arrived, in all.
+    var superseded = 0
+    /// How many queries the current results replaced (typed since the results before them).
+    var supersededByResults = 0
+    private var supersededSinceResults = 0
+
+    /// Whether the current request is still waiting for results.
+    var isPending: Bool {
+        phase == .debouncing || phase == .searching
+    }
+
+    mutating func reduce(_ action: AppAction) {
+        guard case .search(let action) = action else { return }
+        switch action {
+        case .setQuery(let text):
+            if isPending { countSuperseded() }
+            let text = text.split(whereSeparator: \.isWhitespace).joined(separator: " ")
+            request = Request(text: text, serial: request.serial + 1)
+            results = nil
+            phase = text.isEmpty ? .idle : .debouncing
+        case .started(let serial):
+            guard serial == request.serial, phase == .debouncing else { return }
+            phase = .searching
+        case .finished(let found):
+            guard found.serial == request.serial, isPending else { return }
+            results = found
+            supersededByResults = supersededSinceResults
+            supersededSinceResults = 0
+            phase = .done
+        case .clear:
+            if isPending { countSuperseded() }
+            request = Request(text: "", serial: request.serial + 1)
+            results = nil
+            phase = .idle
+        }
+    }
+
+    private mutating func countSuperseded() {
+        superseded += 1
+        supersededSinceResults += 1
+    }
+}

@@ -1,0 +1,150 @@
+import ArgumentParser
+import Canopy
+
+/// `push [--background]`
+struct PushCommand: BoardCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "push",
+        abstract: "Upload the board to the remote, retrying with backoff.",
+        discussion: "Progress shows on one status line. 'cancel' stops a background push."
+    )
+
+    @Flag(help: "Start it and return; 'wait' shows its progress, 'cancel' stops it.")
+    var background = false
+
+    func execute(in session: Session) async throws(CommandFailure) {
+        try await SyncCommands.start(.push, background: background, in: session)
+    }
+}
+
+/// `pull [--background]`
+struct PullCommand: BoardCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "pull",
+        abstract: "Replace the board with the remote's, retrying with backoff."
+    )
+
+    @Flag(help: "Start it and return; 'wait' shows its progress, 'cancel' stops it.")
+    var background = false
+
+    func execute(in session: Session) async throws(CommandFailure) {
+        try await SyncCommands.start(.pull, background: background, in: session)
+    }
+}
+
+/// `cancel`
+struct CancelCommand: BoardCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "cancel",
+        abstract: "Cancel the running push or pull, even while it waits to retry."
+    )
+
+    func execute(in session: Session) async throws(CommandFailure) {
+        let before = await session.board.sync.state.1
+        guard before.run.isInProgress else {
+            session.console.line("no sync is running")
+            return
+        }
+        let attempt = (before.run.currentAttempt ?? 0) + 1
+        await session.board.sync.send(.sync(.cancel))
+        let name = before.direction?.rawValue ?? "sync"
+        session.console.line("\(name) cancelled during attempt \(attempt) of \(before.settings.maxAttempts)")
+    }
+}
+
+/// `wait`
+struct WaitCommand: BoardCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "wait",
+        abstract: "Wait for a background push or pull, showing its progress."
+    )
+
+    func execute(in session: Session) async throws(CommandFailure) {
+        guard await session.board.sync.state.1.run.isInProgress else {
+            session.console.line("no sync is running")
+            return
+        }
+        try SyncCommands.check(await SyncProgress.follow(session.board.sync, console: session.console))
+    }
+}
+
+/// `status`
+struct StatusCommand: BoardCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "status",
+        abstract: "Show the sync status, auto-sync, and whether the board is saved."
+    )
+
+    func execute(in session: Session) async throws(CommandFailure) {
+        let sync = await session.board.sync.state.1
+        let tasks = await session.tasks()
+        var lines = ["sync: " + SyncStatus.line(sync)]
+        lines.append(
+            sync.autoSync
+                ? "auto-sync: on, every \(DurationText.text(sync.settings.autoSyncInterval))" : "auto-sync: off"
+        )
+        if session.board.environment.writeTasks == nil {
+            lines.append("saved: no data folder; the board lives in memory")
+        } else if tasks.isSaved {
+            lines.append("saved: yes")
+        } else if let failure = tasks.saving.lastFailure {
+            lines.append("saved: no, the last write failed (\(failure.reason))")
+        } else {
+            lines.append("saved: writing soon")
+        }
+        session.console.lines(lines)
+    }
+}
+
+/// `autosync on|off [--every <seconds>]`
+struct AutoSyncCommand: BoardCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "autosync",
+        abstract: "Push the board periodically while TaskBoard runs."
+    )
+
+    enum Switch: String, ExpressibleByArgument, CaseIterable {
+        case on
+        case off
+    }
+
+    @Argument(help: "on or off.")
+    var state: Switch
+
+    func execute(in session: Session) async throws(CommandFailure) {
+        let sync = await session.board.sync.send(.sync(.setAutoSync(state == .on))).1
+        session.console.line(
+            state == .on
+                ? "auto-sync on: pushing every \(DurationText.text(sync.settings.autoSyncInterval))" : "auto-sync off"
+        )
+    }
+}
+
+/// What push and pull share.
+enum SyncCommands {
+    static func start(
+        _ direction: SyncState.Direction,
+        background: Bool,
+        in session: Session
+    ) async throws(CommandFailure) {
+        let store = session.board.sync
+        let before = await store.state.1
+        if before.run.isInProgress {
+            let running = before.direction?.rawValue ?? "sync"
+            throw CommandFailure("a \(running) is already running", hint: "'wait' for it or 'cancel' it")
+        }
+        await store.send(.sync(.start(direction)))
+        guard !background || session.mode == .oneShot else {
+            session.console.line("\(direction.rawValue) started in the background")
+            return
+        }
+        try check(await SyncProgress.follow(store, console: session.console))
+    }
+
+    /// Throws if the sync failed (its outcome was already shown).
+    static func check(_ state: SyncState) throws(CommandFailure) {
+        if state.run.isFailed {
+            throw CommandFailure(state.lastOutcome ?? "the sync failed", hint: "'push' or 'pull' to try again")
+        }
+    }
+}
