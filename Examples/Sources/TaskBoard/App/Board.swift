@@ -1,0 +1,51 @@
+import Canopy
+
+typealias TasksStoreState = (AppState, TasksState)
+typealias SearchStoreState = ((AppState, TasksState), SearchState)
+typealias SyncStoreState = ((AppState, TasksState), SyncState)
+typealias StatsStoreState = ((AppState, TasksState), StatsState)
+
+typealias TasksStore = StateStore<TasksStoreState, AppAction>
+typealias SearchStore = StateStore<SearchStoreState, AppAction>
+typealias SyncStore = StateStore<SyncStoreState, AppAction>
+typealias StatsStore = StateStore<StatsStoreState, AppAction>
+
+/// The store tree of TaskBoard, with every feature's effects attached.
+///
+/// ```
+/// root (AppState: today, action count)
+/// └── tasks (TasksState: tasks, saving, reminders)       effects: save, reminders
+///     ├── search (SearchState: query, results)           effect: debounced search
+///     ├── sync (SyncState: push/pull, retries)           effects: sync attempt, auto-sync
+///     └── stats (StatsState: options)                    debounced props subscription
+/// ```
+///
+/// Actions go up: a pull sent to `sync` runs the Sync reducer, then the Tasks reducer (which takes
+/// the pulled tasks), then the root's. State comes down: `search`, `sync` and `stats` each see the
+/// tasks next to their own state.
+final class Board: Sendable {
+    let root: StateStore<AppState, AppAction>
+    let tasks: TasksStore
+    let search: SearchStore
+    let sync: SyncStore
+    let stats: StatsStore
+    let environment: Environment
+
+    init(today: Day, saved: TasksSnapshot?, environment: Environment) {
+        self.environment = environment
+        root = StateStore(AppState(today: today), scheduler: environment.scheduler) { state, action in
+            state.reduce(action)
+        }
+        tasks = root.with(TasksState(saving: environment.saving)) { state, action in state.reduce(action) }
+        search = tasks.with(SearchState()) { state, action in state.reduce(action) }
+        sync = tasks.with(SyncState(settings: environment.sync)) { state, action in state.reduce(action) }
+        stats = tasks.with(StatsState()) { state, action in state.reduce(action) }
+
+        if let saved {
+            tasks.dispatch(.tasks(.restore(saved)))
+        }
+        TasksEffects.attach(to: tasks, environment: environment)
+        SearchEffects.attach(to: search, environment: environment)
+        SyncEffects.attach(to: sync, environment: environment)
+    }
+}

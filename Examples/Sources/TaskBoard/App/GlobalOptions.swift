@@ -1,0 +1,78 @@
+import ArgumentParser
+import Canopy
+import Foundation
+
+/// The options every way of running TaskBoard shares: where the board lives, and how the simulated
+/// remote and the retries behave.
+struct GlobalOptions: ParsableArguments {
+    @Option(help: "The folder of tasks.json (default: $XDG_DATA_HOME/taskboard or ~/.local/share/taskboard).")
+    var dataDir: String?
+
+    @Option(help: "Seconds each call to the remote takes.")
+    var latency = 0.3
+
+    @Option(help: "The probability, from 0 to 1, that a call to the remote fails.")
+    var failRate = 0.0
+
+    @Option(help: "Make the first <n> calls to the remote fail, to see retries.")
+    var failFirst = 0
+
+    @Option(help: "Seed the remote's failures, to repeat a run exactly.")
+    var seed: UInt64?
+
+    @Option(help: "Attempts per push or pull, the first included.")
+    var attempts = 4
+
+    @Option(help: "Seconds before the first retry; each later retry waits twice as long, at most 8 times more.")
+    var retryDelay = 1.0
+
+    @Option(help: "Pretend today is this date (YYYY-MM-DD), for due dates and overdue tasks.")
+    var today: String?
+
+    func validate() throws {
+        guard latency.isFinite, (0...60).contains(latency) else {
+            throw ValidationError("--latency takes seconds from 0 to 60, not \(latency)")
+        }
+        guard failRate.isFinite, (0...1).contains(failRate) else {
+            throw ValidationError("--fail-rate takes a probability from 0 to 1, such as 0.3, not \(failRate)")
+        }
+        guard failFirst >= 0 else { throw ValidationError("--fail-first takes 0 or more, not \(failFirst)") }
+        guard (1...20).contains(attempts) else {
+            throw ValidationError("--attempts takes a number from 1 to 20, not \(attempts)")
+        }
+        guard retryDelay.isFinite, (0...60).contains(retryDelay) else {
+            throw ValidationError("--retry-delay takes seconds from 0 to 60, not \(retryDelay)")
+        }
+        if let today, Day(iso: today) == nil {
+            throw ValidationError("--today takes a date like 2025-03-14, not '\(today)'")
+        }
+    }
+
+    var dataDirectory: DataDirectory {
+        guard let dataDir else { return .standard() }
+        let expanded = (dataDir as NSString).expandingTildeInPath
+        return DataDirectory(url: URL(fileURLWithPath: expanded, isDirectory: true))
+    }
+
+    var remote: RemoteService.Configuration {
+        var configuration = RemoteService.Configuration()
+        configuration.latency = latency
+        configuration.failureRate = failRate
+        configuration.failFirst = failFirst
+        if let seed { configuration.seed = seed }
+        return configuration
+    }
+
+    var sync: SyncState.Settings {
+        var settings = SyncState.Settings()
+        settings.maxAttempts = attempts
+        settings.retryPolicy = .init(baseDelay: retryDelay, multiplier: 2, maxDelay: retryDelay * 8)
+        return settings
+    }
+
+    /// Today, or the day `--today` gives.
+    var todayProvider: @Sendable () -> Day {
+        if let fixed = today.flatMap(Day.init(iso:)) { return { fixed } }
+        return { Day(Date()) }
+    }
+}

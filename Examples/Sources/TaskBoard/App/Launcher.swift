@@ -1,0 +1,54 @@
+import Canopy
+import Foundation
+
+/// Opens the board a run works on: reads the data folder, builds the environment and the store tree.
+enum Launcher {
+    static func session(
+        _ options: GlobalOptions,
+        console: Console,
+        mode: Session.Mode
+    ) throws(CommandFailure) -> Session {
+        let folder = options.dataDirectory
+        let saved = try load(folder.tasksFile, console: console, what: "tasks") { try $0.validated() }
+        let remoteStored = try load(folder.remoteFile, console: console, what: "a remote copy") { try $0.validated() }
+        let tasksFile = folder.tasksFile
+        let environment = Environment(
+            scheduler: DispatchDelayScheduler(),
+            remote: options.remote,
+            remoteFile: folder.remoteFile,
+            remoteStored: remoteStored,
+            writeTasks: { try tasksFile.save($0) }
+        )
+        var configured = environment
+        configured.sync = options.sync
+        let today = options.todayProvider
+        let board = Board(today: today(), saved: saved, environment: configured)
+        return Session(board: board, console: console, mode: mode, today: today)
+    }
+
+    /// Reads a JSON file of the data folder. A file that cannot be used is moved aside, never
+    /// overwritten, and the user is told so in one line.
+    private static func load<Value>(
+        _ file: JSONFile<Value>,
+        console: Console,
+        what: String,
+        validate: (Value) throws -> Value
+    ) throws(CommandFailure) -> Value? {
+        do {
+            switch try file.load(now: Date(), validate: validate) {
+            case .missing:
+                return nil
+            case .loaded(let value):
+                return value
+            case .movedAside(let movedTo, let reason):
+                console.notice(
+                    "\(file.url.path) \(reason); moved it to \(movedTo.lastPathComponent) and started "
+                        + "without \(what)"
+                )
+                return nil
+            }
+        } catch {
+            throw CommandFailure(error.description)
+        }
+    }
+}
