@@ -18,7 +18,14 @@ let package = Package(
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
-        .testTarget(name: "TaskBoardTests", dependencies: ["TaskBoard"]),
+        .testTarget(
+            name: "TaskBoardTests",
+            dependencies: [
+                "TaskBoard",
+                .product(name: "Canopy", package: "Canopy"),
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            ]
+        ),
     ],
     swiftLanguageModes: [.v6]
 )

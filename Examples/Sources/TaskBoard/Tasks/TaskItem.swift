@@ -32,6 +32,15 @@ struct TaskItem: Codable, Hashable, Identifiable, Sendable {
         self.due = due
     }
 
+    func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode(id, forKey: .id)
+        try container.encode(title, forKey: .title)
+        try container.encode(isDone, forKey: .isDone)
+        if !tags.isEmpty { try container.encode(tags, forKey: .tags) }
+        try container.encodeIfPresent(due, forKey: .due)
+    }
+
     init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         id = try container.decode(Int.self, forKey: .id)

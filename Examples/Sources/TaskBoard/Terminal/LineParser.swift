@@ -118,35 +118,37 @@ enum LineParser {
     /// The command name closest to `name`, if it is close enough to be a typo.
     static func closest(to name: String) -> String? {
         let candidates = BoardCommands.names.map { ($0, distance(name.lowercased(), $0)) }
-        guard let best = candidates.min(by: { $0.1 < $1.1 }), best.1 <= max(1, min(2, name.count / 3)) else {
+        guard let best = candidates.min(by: { $0.1 < $1.1 }), best.1 <= (name.count <= 3 ? 1 : 2) else {
             return nil
         }
         return best.0
     }
 
-    /// The edit distance between two words (insertions, deletions, substitutions).
+    /// The edit distance between two words: insertions, deletions, substitutions, and swaps of two
+    /// neighbouring letters (`lsit` is one step from `list`).
     static func distance(_ lhs: String, _ rhs: String) -> Int {
         let left = Array(lhs)
         let right = Array(rhs)
-        guard !left.isEmpty else { return right.count }
-        guard !right.isEmpty else { return left.count }
-        var previous = Array(0...right.count)
-        for (i, leftCharacter) in left.enumerated() {
-            var current = [i + 1] + Array(repeating: 0, count: right.count)
-            for (j, rightCharacter) in right.enumerated() {
-                let substitution = previous[j] + (leftCharacter == rightCharacter ? 0 : 1)
-                current[j + 1] = min(previous[j + 1] + 1, current[j] + 1, substitution)
+        var table = Array(repeating: Array(repeating: 0, count: right.count + 1), count: left.count + 1)
+        for i in 0...left.count { table[i][0] = i }
+        for j in 0...right.count { table[0][j] = j }
+        for i in stride(from: 1, through: left.count, by: 1) {
+            for j in stride(from: 1, through: right.count, by: 1) {
+                let cost = left[i - 1] == right[j - 1] ? 0 : 1
+                table[i][j] = min(table[i - 1][j] + 1, table[i][j - 1] + 1, table[i - 1][j - 1] + cost)
+                if i > 1, j > 1, left[i - 1] == right[j - 2], left[i - 2] == right[j - 1] {
+                    table[i][j] = min(table[i][j], table[i - 2][j - 2] + 1)
+                }
             }
-            previous = current
         }
-        return previous[right.count]
+        return table[left.count][right.count]
     }
 }
 
 /// The root that line commands are parsed against.
 struct LineCommands: ParsableCommand {
     static let configuration = CommandConfiguration(
-        commandName: "taskboard>",
+        commandName: "taskboard",
         subcommands: BoardCommands.all.map { $0 as any ParsableCommand.Type }
     )
 }

@@ -1,0 +1,165 @@
+import Foundation
+import Testing
+
+/// Runs the built `taskboard` binary, as a user or CI would, against a temporary data folder.
+@Suite struct EndToEndTests {
+    struct Run {
+        let status: Int32
+        let output: String
+        let errors: String
+    }
+
+    private let folder: URL
+
+    init() throws {
+        folder = FileManager.default.temporaryDirectory.appendingPathComponent("taskboard-e2e-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+    }
+
+    /// The `taskboard` executable next to the test bundle.
+    private static func binary() throws -> URL {
+        var candidates = [URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent()]
+        for bundle in Bundle.allBundles where bundle.bundlePath.hasSuffix(".xctest") {
+            candidates.append(bundle.bundleURL.deletingLastPathComponent())
+        }
+        for folder in candidates {
+            let binary = folder.appendingPathComponent("taskboard")
+            if FileManager.default.isExecutableFile(atPath: binary.path) { return binary }
+        }
+        throw CocoaError(.fileNoSuchFile, userInfo: [NSFilePathErrorKey: "taskboard next to \(candidates)"])
+    }
+
+    private func run(_ arguments: [String], input: String? = nil) throws -> Run {
+        let process = Process()
+        process.executableURL = try Self.binary()
+        process.arguments = arguments
+        var environment = ProcessInfo.processInfo.environment
+        environment["NO_COLOR"] = "1"
+        environment["XDG_DATA_HOME"] = folder.appendingPathComponent("xdg").path
+        process.environment = environment
+        let output = Pipe()
+        let errors = Pipe()
+        let stdin = Pipe()
+        process.standardOutput = output
+        process.standardError = errors
+        process.standardInput = stdin
+        try process.run()
+        if let input { stdin.fileHandleForWriting.write(Data(input.utf8)) }
+        try stdin.fileHandleForWriting.close()
+        // Read to the end before waiting, so a full pipe cannot block the child.
+        let out = output.fileHandleForReading.readDataToEndOfFile()
+        let err = errors.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        return Run(
+            status: process.terminationStatus,
+            output: String(decoding: out, as: UTF8.self),
+            errors: String(decoding: err, as: UTF8.self)
+        )
+    }
+
+    private var data: String { folder.appendingPathComponent("data").path }
+
+    @Test func aScriptManagesTasksSearchesShowsStatsAndSyncsWithARetry() throws {
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let script = folder.appendingPathComponent("board.tb")
+        try """
+        # a comment
+        add Buy milk --tag home --due 2025-03-14
+        add Write report --tag work --due 2025-03-10
+        add Fix the bike --tag home
+        done 3
+        list --open
+        search --no-wait re
+        search report
+        stats
+        push
+        status
+        """.write(to: script, atomically: true, encoding: .utf8)
+        let result = try run([
+            "--script", script.path, "--data-dir", data, "--today", "2025-03-14", "--latency", "0.05",
+            "--fail-first", "1", "--retry-delay", "0.1", "--seed", "3",
+        ])
+        #expect(result.status == 0, "\(result.errors)")
+        #expect(result.errors.isEmpty)
+        let lines = result.output.split(separator: "\n").map(String.init)
+        #expect(lines.contains("2 open tasks:"))
+        #expect(lines.contains("  #2 [ ] Write report #work  overdue by 4 days (2025-03-10)"))
+        #expect(lines.contains("  #2 [ ] Write [report] #work"))
+        #expect(lines.contains("(1 earlier query was superseded before finishing and cancelled)"))
+        #expect(lines.contains("tasks: 3  open: 2  done: 1  completion: 33%"))
+        #expect(lines.contains("push: pushing... attempt 1 of 4"))
+        #expect(lines.contains { $0.hasPrefix("push: attempt 1 of 4 failed (") && $0.contains("next retry at") })
+        #expect(lines.contains("push: pushing... attempt 2 of 4"))
+        #expect(lines.contains("pushed 3 tasks (remote revision 1)"))
+        #expect(lines.contains("saved: writing soon") || lines.contains("saved: yes"))
+
+        let saved = try JSONSerialization.jsonObject(
+            with: Data(contentsOf: URL(fileURLWithPath: data).appendingPathComponent("tasks.json"))
+        )
+        let tasks = (saved as? [String: Any])?["tasks"] as? [[String: Any]]
+        #expect(tasks?.compactMap { $0["title"] as? String } == ["Buy milk", "Write report", "Fix the bike"])
+        #expect(FileManager.default.fileExists(atPath: data + "/remote.json"))
+    }
+
+    @Test func oneShotCommandsShareTheBoard() throws {
+        defer { try? FileManager.default.removeItem(at: folder) }
+        #expect(try run(["add", "Buy", "milk", "--tag", "home", "--data-dir", data]).status == 0)
+        #expect(try run(["--data-dir", data, "add", "Walk"]).status == 0)
+        #expect(try run(["done", "2", "--data-dir", data]).status == 0)
+        let list = try run(["list", "--open", "--data-dir", data])
+        #expect(list.status == 0)
+        #expect(list.output == "1 open task:\n  #1 [ ] Buy milk #home\n")
+    }
+
+    @Test func theDefaultDataFolderFollowsXDG() throws {
+        defer { try? FileManager.default.removeItem(at: folder) }
+        #expect(try run(["add", "Stored by default"]).status == 0)
+        let file = folder.appendingPathComponent("xdg/taskboard/tasks.json")
+        #expect(try String(contentsOf: file, encoding: .utf8).contains("Stored by default"))
+    }
+
+    @Test func aCorruptBoardIsMovedAsideReportedAndNotOverwritten() throws {
+        defer { try? FileManager.default.removeItem(at: folder) }
+        try FileManager.default.createDirectory(atPath: data, withIntermediateDirectories: true)
+        try "{ half a board".write(toFile: data + "/tasks.json", atomically: true, encoding: .utf8)
+        let result = try run(["add", "Fresh start", "--data-dir", data])
+        #expect(result.status == 0)
+        let notes = result.errors.split(separator: "\n")
+        #expect(notes.count == 1)
+        #expect(notes.first?.contains("could not be decoded (not valid JSON); moved it to tasks.json.corrupt-") == true)
+        let files = try FileManager.default.contentsOfDirectory(atPath: data)
+        let corrupt = try #require(files.first { $0.hasPrefix("tasks.json.corrupt-") })
+        #expect(try String(contentsOfFile: data + "/" + corrupt, encoding: .utf8) == "{ half a board")
+        #expect(try String(contentsOfFile: data + "/tasks.json", encoding: .utf8).contains("Fresh start"))
+    }
+
+    @Test func unknownCommandsAndBadArgumentsFailWithAHint() throws {
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let script = try run(["--script", "-", "--data-dir", data], input: "add A\nlsit\nadd B\n")
+        #expect(script.status != 0)
+        #expect(
+            script.errors == "error: stdin:2: unknown command 'lsit' (did you mean 'list'? 'help' lists the commands)\n"
+        )
+
+        let oneShot = try run(["done", "--data-dir", data])
+        #expect(oneShot.status != 0)
+        #expect(oneShot.errors.contains("Missing expected argument '<ids> ...'"))
+
+        let missing = try run(["done", "42", "--data-dir", data])
+        #expect(missing.status == 1)
+        #expect(missing.errors == "error: there is no task #42 ('list' shows the task numbers)\n")
+
+        let badRate = try run(["list", "--fail-rate", "2", "--data-dir", data])
+        #expect(badRate.status != 0)
+        #expect(badRate.errors.contains("--fail-rate takes a probability from 0 to 1"))
+    }
+
+    @Test func withoutArgumentsAndWithoutATerminalTheDemoRunsAndExits() throws {
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let result = try run([])
+        #expect(result.status == 0, "\(result.errors)")
+        #expect(result.output.contains("TaskBoard demo"))
+        #expect(result.output.contains("pushed 4 tasks"))
+        #expect(result.output.contains("failed ("))
+    }
+}

@@ -1,0 +1,101 @@
+import Canopy
+import Foundation
+import Synchronization
+
+@testable import TaskBoard
+
+/// A board on a `TestScheduler`, with a recording writer instead of the disk.
+struct TestBoard {
+    static let day = Day(year: 2025, month: 3, day: 14)!
+    /// The wall clock at scheduler time zero.
+    static let start = Date(timeIntervalSince1970: 1_741_946_400)
+
+    let scheduler: TestScheduler
+    let board: Board
+    let writer: RecordingWriter
+
+    init(
+        remote: RemoteService.Configuration = TestBoard.remote(),
+        sync: SyncState.Settings = TestBoard.sync,
+        failingWrites: Int = 0,
+        saved: TasksSnapshot? = nil
+    ) {
+        let scheduler = TestScheduler()
+        let writer = RecordingWriter(failures: failingWrites)
+        var environment = Environment(
+            scheduler: scheduler,
+            now: { TestBoard.start.addingTimeInterval(scheduler.now) },
+            remote: remote,
+            writeTasks: { try writer.write($0) }
+        )
+        environment.sync = sync
+        self.scheduler = scheduler
+        self.writer = writer
+        self.board = Board(today: TestBoard.day, saved: saved, environment: environment)
+    }
+
+    /// Writes pending changes now and waits until they are saved, so no save timer is left.
+    func saveNow() async {
+        await board.tasks.send(.tasks(.flush))
+        _ = await firstState(of: board.tasks) { $0.1.isSaved }
+    }
+
+    static func remote(
+        latency: Double = 0.3,
+        failFirst: Int = 0,
+        failureRate: Double = 0
+    ) -> RemoteService.Configuration {
+        var configuration = RemoteService.Configuration()
+        configuration.latency = latency
+        configuration.failFirst = failFirst
+        configuration.failureRate = failureRate
+        configuration.seed = 1
+        return configuration
+    }
+
+    static let sync = SyncState.Settings(
+        maxAttempts: 3,
+        retryPolicy: .init(baseDelay: 1, multiplier: 2, maxDelay: 8),
+        autoSyncInterval: 30
+    )
+}
+
+/// Records what the save effect writes; fails the first `failures` writes.
+final class RecordingWriter: Sendable {
+    struct DiskFull: Error, CustomStringConvertible {
+        var description: String { "no space left on device" }
+    }
+
+    private let state: Mutex<(failuresLeft: Int, attempts: Int, writes: [TasksSnapshot])>
+
+    init(failures: Int) {
+        state = Mutex((failures, 0, []))
+    }
+
+    var writes: [TasksSnapshot] { state.withLock { $0.writes } }
+    var attempts: Int { state.withLock { $0.attempts } }
+
+    func write(_ snapshot: TasksSnapshot) throws {
+        let fail = state.withLock { state in
+            state.attempts += 1
+            guard state.failuresLeft > 0 else {
+                state.writes.append(snapshot)
+                return false
+            }
+            state.failuresLeft -= 1
+            return true
+        }
+        if fail { throw DiskFull() }
+    }
+}
+
+/// Waits for the first state of `store` (the current one included) that satisfies `condition`.
+func firstState<State: Sendable>(
+    of store: StateStore<State, AppAction>,
+    where condition: (State) -> Bool
+) async -> State? {
+    for await state in store.states() where condition(state) {
+        return state
+    }
+    return nil
+}
