@@ -12,17 +12,16 @@ enum Launcher {
         let saved = try load(folder.tasksFile, console: console, what: "tasks") { try $0.validated() }
         let remoteStored = try load(folder.remoteFile, console: console, what: "a remote copy") { try $0.validated() }
         let tasksFile = folder.tasksFile
-        let environment = Environment(
+        var environment = Environment(
             scheduler: DispatchDelayScheduler(),
             remote: options.remote,
             remoteFile: folder.remoteFile,
             remoteStored: remoteStored,
             writeTasks: { try tasksFile.save($0) }
         )
-        var configured = environment
-        configured.sync = options.sync
+        environment.sync = options.sync
         let today = options.todayProvider
-        let board = Board(today: today(), saved: saved, environment: configured)
+        let board = Board(today: today(), saved: saved, environment: environment)
         return Session(board: board, console: console, mode: mode, today: today)
     }
 

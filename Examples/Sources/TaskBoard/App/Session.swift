@@ -72,6 +72,10 @@ struct Session: Sendable {
             let sync = await SyncProgress.follow(board.sync, console: console)
             if sync.run.isFailed { console.error(SyncStatus.line(sync)) }
         }
+        let waiting = await board.tasks.state.1.reminders.count
+        if waiting > 0 {
+            console.notice("\(waiting == 1 ? "1 reminder had" : "\(waiting) reminders had") not fired yet; dropped")
+        }
         guard board.environment.writeTasks != nil else { return true }
         await board.tasks.send(.tasks(.flush))
         for await state in board.tasks.states() where !state.1.saving.run.isInProgress {

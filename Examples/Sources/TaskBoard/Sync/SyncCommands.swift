@@ -78,6 +78,7 @@ struct StatusCommand: BoardCommand {
     func execute(in session: Session) async throws(CommandFailure) {
         let sync = await session.board.sync.state.1
         let tasks = await session.tasks()
+        let actions = await session.board.root.state.actionCount
         var lines = ["sync: " + SyncStatus.line(sync)]
         lines.append(
             sync.autoSync
@@ -92,6 +93,7 @@ struct StatusCommand: BoardCommand {
         } else {
             lines.append("saved: writing soon")
         }
+        lines.append("actions reduced by the root so far: \(actions)")
         session.console.lines(lines)
     }
 }
@@ -112,6 +114,12 @@ struct AutoSyncCommand: BoardCommand {
     var state: Switch
 
     func execute(in session: Session) async throws(CommandFailure) {
+        if session.mode == .oneShot && state == .on {
+            throw CommandFailure(
+                "auto-sync pushes only while TaskBoard runs",
+                hint: "turn it on at the prompt: run taskboard without arguments"
+            )
+        }
         let sync = await session.board.sync.send(.sync(.setAutoSync(state == .on))).1
         session.console.line(
             state == .on

@@ -220,6 +220,12 @@ struct RemindCommand: BoardCommand {
     }
 
     func execute(in session: Session) async throws(CommandFailure) {
+        guard session.mode != .oneShot else {
+            throw CommandFailure(
+                "a reminder fires only while TaskBoard runs",
+                hint: "set it at the prompt: run taskboard without arguments"
+            )
+        }
         let seconds = DurationText.seconds(delay) ?? 0
         let task = try await session.requireTask(id)
         guard !task.isDone else { throw CommandFailure("task #\(id) is done", hint: "'reopen \(id)' first") }
