@@ -5,28 +5,45 @@ import Foundation
 /// The options every way of running TaskBoard shares: where the board lives, and how the simulated
 /// remote and the retries behave.
 struct GlobalOptions: ParsableArguments {
-    @Option(help: "The folder of tasks.json (default: $XDG_DATA_HOME/taskboard or ~/.local/share/taskboard).")
+    @Option(
+        help: ArgumentHelp(
+            "The folder of tasks.json (default: $XDG_DATA_HOME/taskboard or ~/.local/share/taskboard).",
+            valueName: "path"
+        )
+    )
     var dataDir: String?
 
-    @Option(help: "Seconds each call to the remote takes.")
+    @Option(help: ArgumentHelp("Seconds each call to the remote takes.", valueName: "seconds"))
     var latency = 0.3
 
-    @Option(help: "The probability, from 0 to 1, that a call to the remote fails.")
+    @Option(
+        help: ArgumentHelp("The probability, from 0 to 1, that a call to the remote fails.", valueName: "probability")
+    )
     var failRate = 0.0
 
-    @Option(help: "Make the first <n> calls to the remote fail, to see retries.")
+    @Option(help: ArgumentHelp("Make the first <n> calls to the remote fail, to see retries.", valueName: "n"))
     var failFirst = 0
 
-    @Option(help: "Seed the remote's failures, to repeat a run exactly.")
+    @Option(help: ArgumentHelp("Seed the remote's failures, to repeat a run exactly.", valueName: "n"))
     var seed: UInt64?
 
-    @Option(help: "Attempts per push or pull, the first included.")
+    @Option(help: ArgumentHelp("Attempts per push or pull, the first included.", valueName: "n"))
     var attempts = 4
 
-    @Option(help: "Seconds before the first retry; each later retry waits twice as long, at most 8 times more.")
+    @Option(
+        help: ArgumentHelp(
+            "Seconds before the first retry; each later retry waits twice as long, at most 8 times more.",
+            valueName: "seconds"
+        )
+    )
     var retryDelay = 1.0
 
-    @Option(help: "Pretend today is this date (YYYY-MM-DD), for due dates and overdue tasks.")
+    @Option(
+        help: ArgumentHelp(
+            "Pretend today is this date (YYYY-MM-DD), for due dates and overdue tasks.",
+            valueName: "date"
+        )
+    )
     var today: String?
 
     func validate() throws {

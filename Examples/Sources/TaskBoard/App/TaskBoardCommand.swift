@@ -27,7 +27,12 @@ struct TaskBoardCommand: AsyncParsableCommand {
 
     @OptionGroup var options: GlobalOptions
 
-    @Option(help: "Run the commands in this file ('-' for standard input), stopping at the first error.")
+    @Option(
+        help: ArgumentHelp(
+            "Run the commands in this file ('-' for standard input), stopping at the first error.",
+            valueName: "file"
+        )
+    )
     var script: String?
 
     @Flag(help: "Print each script command before running it.")

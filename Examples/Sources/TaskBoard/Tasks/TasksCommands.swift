@@ -16,7 +16,11 @@ struct AddCommand: BoardCommand {
     @Option(name: [.short, .long], help: "A tag for the task; repeat for more.")
     var tag: [String] = []
 
-    @Option(name: .long, parsing: .unconditional, help: "The due date: YYYY-MM-DD, today, tomorrow, +3d, -1d.")
+    @Option(
+        name: .long,
+        parsing: .unconditional,
+        help: ArgumentHelp("The due date: YYYY-MM-DD, today, tomorrow, +3d, -1d.", valueName: "date")
+    )
     var due: DueInput?
 
     func validate() throws {
