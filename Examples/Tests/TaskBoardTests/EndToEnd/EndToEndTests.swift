@@ -111,6 +111,28 @@ import Testing
         #expect(list.output == "1 open task:\n  #1 [ ] Buy milk #home\n")
     }
 
+    @Test func whatOneRunPushesTheNextRunCanPull() throws {
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let fast = ["--data-dir", data, "--latency", "0"]
+        #expect(try run(["add", "Shared"] + fast).status == 0)
+        #expect(try run(["push"] + fast).output.hasSuffix("\npushed 1 task (remote revision 1)\n"))
+        #expect(try run(["delete", "1"] + fast).status == 0)
+        let pull = try run(["pull"] + fast)
+        #expect(pull.output.hasSuffix("\npulled 1 task (remote revision 1)\n"))
+        #expect(try run(["list"] + fast).output == "1 task:\n  #1 [ ] Shared\n")
+    }
+
+    @Test func aSyncThatRunsOutOfAttemptsFails() throws {
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let result = try run([
+            "push", "--data-dir", data, "--latency", "0", "--fail-rate", "1", "--attempts", "2", "--retry-delay",
+            "0.05",
+        ])
+        #expect(result.status == 1)
+        #expect(result.errors.hasPrefix("error: push failed after 2 attempts: "))
+        #expect(result.output.contains("push: attempt 1 of 2 failed ("))
+    }
+
     @Test func theDefaultDataFolderFollowsXDG() throws {
         defer { try? FileManager.default.removeItem(at: folder) }
         #expect(try run(["add", "Stored by default"]).status == 0)
