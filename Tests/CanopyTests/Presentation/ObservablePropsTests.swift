@@ -59,9 +59,16 @@ import Testing
         )
         #expect(await nextProps(of: model) == "0")
         model.cancel()
-        await store.send(1)
-        drain(presentation)
-        await MainActor.run {}
+
+        // A model subscribed later gets its props after the cancelled one would have.
+        let witness = ObservableProps(
+            store: store,
+            props: { state, _ in "\(state)" },
+            presentationQueue: presentation,
+            debounce: .immediate
+        )
+        #expect(await nextProps(of: witness) == "0")
+        #expect(await nextProps(of: witness) { store.dispatch(1) } == "1")
         #expect(model.props == "0")
     }
 

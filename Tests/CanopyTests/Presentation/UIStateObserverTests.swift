@@ -169,6 +169,7 @@ import Testing
         await store.send(1)
         #expect(await witnessed.waitFor(count: 2) == [0, 1])
         #expect(released.values == [0])
+        _ = await store.state
         #expect(captured.object == nil)
     }
 }
