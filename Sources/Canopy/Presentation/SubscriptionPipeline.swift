@@ -36,8 +36,8 @@ final class SubscriptionPipeline<State: Sendable, Action: Sendable, Props>: Send
     private let policy: DebouncePolicy
     private let filter: DuplicateFilter<State>?
     private let storage: QueueConfined<Storage>
-    /// The debounce timer. Set and cancelled on the store's queue; also cancelled when the pipeline goes,
-    /// so a released subscription leaves nothing scheduled.
+    /// The debounce timer. Started on the store's queue; cancelled from any thread when the subscription
+    /// ends, so a cancelled subscription leaves nothing scheduled.
     private let timer = Mutex<ScheduledWork?>(nil)
     private let presentationQueue: DispatchQueue?
     private let makeProps: @Sendable (State, AnyStore<State, Action>) -> Props
@@ -85,12 +85,13 @@ final class SubscriptionPipeline<State: Sendable, Action: Sendable, Props>: Send
     func makeSubscription() -> Subscription {
         let id = self.id
         weak let node = self.node
-        return Subscription(flag: flag) { [weak self] in
-            // The work captures nothing strongly: if the store goes before it runs, so does the observer.
-            node?.enqueue { [weak self, weak node] in
-                self?.stopTimer()
-                node?.removeObserver(id: id)
-            }
+        // The token holds the pipeline strongly: a weak reference would give the pipeline a side table,
+        // and every state's observer call would then retain and release it the slow way. The token never
+        // holds the store, and neither does the removal work: if the store goes first, so does the
+        // observer. The timer handle lives in a lock, so it is cancelled right here, on any thread.
+        return Subscription(flag: flag) {
+            self.stopTimer()
+            node?.enqueue { [weak node] in node?.removeObserver(id: id) }
         }
     }
 
@@ -107,6 +108,13 @@ final class SubscriptionPipeline<State: Sendable, Action: Sendable, Props>: Send
         if let filter, !filter.accepts(state) {
             return .active
         }
+        return accept(state)
+    }
+
+    /// The rest of `receive(_:)`, for a state that passed dedup. Kept out of line so that the duplicate
+    /// path does not set up what this part needs (generic metadata for the debounce decision).
+    @inline(never)
+    private func accept(_ state: State) -> ObserverStatus {
         guard owner?.isAlive ?? true else {
             flag.cancel()
             stopTimer()
@@ -119,7 +127,7 @@ final class SubscriptionPipeline<State: Sendable, Action: Sendable, Props>: Send
 
     private func timerFired() {
         timer.withLock { $0 = nil }
-        guard isLive else { return }
+        guard isLive, node != nil else { return }
         perform(storage.value.debouncer.timerFired(now: scheduler.now))
     }
 
@@ -138,9 +146,9 @@ final class SubscriptionPipeline<State: Sendable, Action: Sendable, Props>: Send
     }
 
     private func startTimer(after delay: TimeInterval) {
-        let started = scheduler.schedule(after: delay, on: storage.queue) { [weak self] in
-            self?.timerFired()
-        }
+        // Strong, for the same reason as in `makeSubscription()`; the timer is cancelled when the
+        // subscription ends, and otherwise holds the pipeline (never the store) for one interval at most.
+        let started = scheduler.schedule(after: delay, on: storage.queue) { self.timerFired() }
         let previous = timer.withLock { current in
             defer { current = started }
             return current
