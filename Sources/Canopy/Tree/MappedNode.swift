@@ -65,6 +65,10 @@ final class MappedNode<ParentState: Sendable, ParentAction: Sendable, State: Sen
         parent.observerRemover(id: id)
     }
 
+    func weakHandle() -> any StoreNode<State, Action> {
+        MappedNode(parent: parent.weakHandle(), state: transformState, action: transformAction)
+    }
+
     func parentDidChange(_ parentState: ParentState) {
         guard hasListeners else { return }
         publish(transformState(parentState))

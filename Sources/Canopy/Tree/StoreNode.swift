@@ -52,6 +52,11 @@ protocol StoreNode<State, Action>: AnyObject, Sendable {
 
     /// On the queue: starts sending this node's states to `child`.
     func addChild(_ child: any StateListener<State>)
+
+    /// A handle to this node that does not keep it, or its tree, alive; using it once the tree is gone
+    /// does nothing. A view's weak handle is a view over its parent's weak handle, so it keeps working
+    /// for as long as the parent lives, even after the view itself is released.
+    func weakHandle() -> any StoreNode<State, Action>
 }
 
 /// A node that wants its parent's state whenever it changes.
@@ -65,6 +70,10 @@ protocol StateListener<ParentState>: AnyObject, Sendable {
 extension StoreNode {
     func dispatch(_ action: Action) {
         enqueue { self.receive(action) }
+    }
+
+    func weakHandle() -> any StoreNode<State, Action> {
+        WeakNode(self)
     }
 
     func observerRemover(id: UUID) -> @Sendable () -> Void {

@@ -52,6 +52,10 @@ final class WeakNode<State: Sendable, Action: Sendable>: StoreNode {
         target?.removeObserver(id: id)
     }
 
+    func weakHandle() -> any StoreNode<State, Action> {
+        self
+    }
+
     func observerRemover(id: UUID) -> @Sendable () -> Void {
         guard let target else { return {} }
         return target.observerRemover(id: id)
