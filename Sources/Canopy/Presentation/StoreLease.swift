@@ -1,5 +1,3 @@
-import Synchronization
-
 /// Keeps a store alive together with the current subscription to it, for an owner object (a presenter,
 /// an observable model), and lets go of the store first.
 ///
@@ -13,11 +11,11 @@ final class StoreLease: Sendable {
         var subscription: Subscription?
     }
 
-    private let parts: Mutex<Parts>
+    private let parts: LockedValue<Parts>
 
     /// - Parameter store: The store handle to keep alive.
     init(store: any Sendable) {
-        self.parts = Mutex(Parts(store: store))
+        self.parts = LockedValue(Parts(store: store))
     }
 
     deinit {

@@ -1,5 +1,4 @@
 import Dispatch
-import Synchronization
 
 #if canImport(FoundationEssentials)
 import FoundationEssentials
@@ -19,7 +18,8 @@ import Foundation
 /// The node holds the pipeline (through its observer); the pipeline holds the store only through a
 /// weak handle, so a subscription never keeps its store alive and never forms a cycle with it. A
 /// subscription ends when its token is cancelled or released, when its owner object (if any) is
-/// released, or when the store goes.
+/// released, or when the store goes; whichever comes first, the node drops the observer and
+/// ``Registration`` ends the pipeline.
 final class SubscriptionPipeline<State: Sendable, Action: Sendable, Props>: Sendable {
     /// What the pipeline keeps on the store's queue.
     private struct Storage {
@@ -29,8 +29,8 @@ final class SubscriptionPipeline<State: Sendable, Action: Sendable, Props>: Send
 
     private let id = UUID()
     private let flag = CancellationFlag()
-    /// The observed node, for removing the observer; weak so that cancelling never delays its release.
-    private weak let node: (any StoreNode<State, Action>)?
+    /// Removes the observer from the node that holds it, without keeping that node alive.
+    private let removeObserver: @Sendable () -> Void
     private let store: AnyStore<State, Action>
     private let scheduler: any DelayScheduler
     private let policy: DebouncePolicy
@@ -38,7 +38,7 @@ final class SubscriptionPipeline<State: Sendable, Action: Sendable, Props>: Send
     private let storage: QueueConfined<Storage>
     /// The debounce timer. Started on the store's queue; cancelled from any thread when the subscription
     /// ends, so a cancelled subscription leaves nothing scheduled.
-    private let timer = Mutex<ScheduledWork?>(nil)
+    private let timer = LockedValue<ScheduledWork?>(nil)
     private let presentationQueue: DispatchQueue?
     private let makeProps: @Sendable (State, AnyStore<State, Action>) -> Props
     private let delivery: PropsDelivery<Props>
@@ -64,8 +64,8 @@ final class SubscriptionPipeline<State: Sendable, Action: Sendable, Props>: Send
         delivery: PropsDelivery<Props>,
         owner: AnyObject? = nil
     ) {
-        self.node = node
-        self.store = AnyStore(node: WeakNode(node))
+        self.removeObserver = node.observerRemover(id: id)
+        self.store = AnyStore(node: node.weakHandle())
         self.scheduler = node.scheduler
         self.policy = debounce
         self.filter = removeStateDuplicates.map { DuplicateFilter($0, queue: node.queue) }
@@ -74,7 +74,23 @@ final class SubscriptionPipeline<State: Sendable, Action: Sendable, Props>: Send
         self.makeProps = props
         self.delivery = delivery
         self.owner = owner.map(LifetimeWatch.init)
-        node.subscribe(Observer(id: id) { state in self.receive(state) })
+        let registration = Registration(self)
+        node.subscribe(Observer(id: id) { state in registration.pipeline.receive(state) })
+    }
+
+    /// The context of the observer the node keeps: it lives exactly as long as the node keeps the
+    /// observer, so its release tells the pipeline that the subscription is over, whatever ended it (the
+    /// store went, the owner went, the token was cancelled). A pending timer then lets go at once.
+    private final class Registration: Sendable {
+        let pipeline: SubscriptionPipeline
+
+        init(_ pipeline: SubscriptionPipeline) {
+            self.pipeline = pipeline
+        }
+
+        deinit {
+            pipeline.end()
+        }
     }
 
     deinit {
@@ -83,15 +99,14 @@ final class SubscriptionPipeline<State: Sendable, Action: Sendable, Props>: Send
 
     /// A token whose cancellation (or release) ends the subscription at once.
     func makeSubscription() -> Subscription {
-        let id = self.id
-        weak let node = self.node
+        let removeObserver = self.removeObserver
         // The token holds the pipeline strongly: a weak reference would give the pipeline a side table,
         // and every state's observer call would then retain and release it the slow way. The token never
         // holds the store, and neither does the removal work: if the store goes first, so does the
         // observer. The timer handle lives in a lock, so it is cancelled right here, on any thread.
         return Subscription(flag: flag) {
             self.stopTimer()
-            node?.enqueue { [weak node] in node?.removeObserver(id: id) }
+            removeObserver()
         }
     }
 
@@ -116,8 +131,7 @@ final class SubscriptionPipeline<State: Sendable, Action: Sendable, Props>: Send
     @inline(never)
     private func accept(_ state: State) -> ObserverStatus {
         guard owner?.isAlive ?? true else {
-            flag.cancel()
-            stopTimer()
+            end()
             return .dead
         }
         let now = policy.needsClock ? scheduler.now : 0
@@ -127,7 +141,7 @@ final class SubscriptionPipeline<State: Sendable, Action: Sendable, Props>: Send
 
     private func timerFired() {
         timer.withLock { $0 = nil }
-        guard isLive, node != nil else { return }
+        guard isLive else { return }
         perform(storage.value.debouncer.timerFired(now: scheduler.now))
     }
 
@@ -154,6 +168,12 @@ final class SubscriptionPipeline<State: Sendable, Action: Sendable, Props>: Send
             return current
         }
         previous?.cancel()
+    }
+
+    /// Stops everything still to come, from any thread.
+    private func end() {
+        flag.cancel()
+        stopTimer()
     }
 
     private func stopTimer() {

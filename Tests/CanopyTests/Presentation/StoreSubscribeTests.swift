@@ -363,10 +363,42 @@ import Testing
 
         store = nil
         #expect(node.object == nil)
+        #expect(scheduler.pendingCount == 0)
         scheduler.advance(by: 0.1)
         drain(presentation, delivery)
         #expect(recorder.values.isEmpty)
         subscription.cancel()
+    }
+
+    @Test func aSubscriptionThroughATemporaryMappedStoreKeepsWorkingAndCanDispatch() async throws {
+        let store = counter()
+        let recorder = StateRecorder<String>()
+        let subscription = store.map(state: { "count \($0)" })
+            .subscribe(
+                props: { state, store in
+                    if state == "count 1" { store.dispatch(2) }
+                    return state
+                },
+                presentationQueue: presentation,
+                debounce: .immediate,
+                deliveryQueue: delivery,
+                observe: { recorder.record($0) }
+            )
+        #expect(await recorder.waitFor(count: 1) == ["count 0"])
+        // Nothing in flight holds the temporary view any more.
+        await settle(store)
+        drain(store.node.queue)
+
+        // The props for state 1 dispatch through the handle they are given, before that delivery.
+        store.dispatch(1)
+        #expect(await recorder.waitFor(count: 2) == ["count 0", "count 1"])
+        try #require(await store.state == 3)
+        #expect(await recorder.waitFor(count: 3) == ["count 0", "count 1", "count 3"])
+
+        subscription.cancel()
+        await store.send(1)
+        await settle(store)
+        #expect(recorder.values == ["count 0", "count 1", "count 3"])
     }
 
     @Test func propsCanDispatchThroughTheStoreTheyAreGiven() async {
