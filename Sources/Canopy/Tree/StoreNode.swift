@@ -53,9 +53,10 @@ protocol StoreNode<State, Action>: AnyObject, Sendable {
     /// On the queue: starts sending this node's states to `child`.
     func addChild(_ child: any StateListener<State>)
 
-    /// A handle to this node that does not keep it, or its tree, alive; using it once the tree is gone
-    /// does nothing. A view's weak handle is a view over its parent's weak handle, so it keeps working
-    /// for as long as the parent lives, even after the view itself is released.
+    /// A handle that reaches this node without keeping the tree alive, and that works for as long as
+    /// the node holding this node's observers lives (for a view, that is its parent, not the view).
+    ///
+    /// Effects and async actions send their results through it.
     func weakHandle() -> any StoreNode<State, Action>
 }
 
@@ -72,14 +73,14 @@ extension StoreNode {
         enqueue { self.receive(action) }
     }
 
-    func weakHandle() -> any StoreNode<State, Action> {
-        WeakNode(self)
-    }
-
     func observerRemover(id: UUID) -> @Sendable () -> Void {
         { [weak self] in
             self?.enqueue { [weak self] in self?.removeObserver(id: id) }
         }
+    }
+
+    func weakHandle() -> any StoreNode<State, Action> {
+        WeakNode(self)
     }
 
     /// On the queue: handles an action dispatched to this node: reduces it, then starts it if it is an
@@ -94,9 +95,9 @@ extension StoreNode {
 
     /// Runs `asyncAction` on its queue; each result goes back to this node without retaining it.
     private func execute<Async: AsyncAction>(_ asyncAction: Async) {
-        asyncAction.dispatchQueue.async { [weak self] in
+        let handle = weakHandle()
+        asyncAction.dispatchQueue.async {
             asyncAction.execute { result in
-                guard let self else { return }
                 guard let action = result as? Action else {
                     assertionFailure(
                         "AsyncAction \(Async.self) completed with \(type(of: result)), which is not an action of "
@@ -104,7 +105,7 @@ extension StoreNode {
                     )
                     return
                 }
-                self.dispatch(action)
+                handle.dispatch(action)
             }
         }
     }

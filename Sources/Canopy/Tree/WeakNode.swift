@@ -52,10 +52,6 @@ final class WeakNode<State: Sendable, Action: Sendable>: StoreNode {
         target?.removeObserver(id: id)
     }
 
-    func weakHandle() -> any StoreNode<State, Action> {
-        self
-    }
-
     func observerRemover(id: UUID) -> @Sendable () -> Void {
         guard let target else { return {} }
         return target.observerRemover(id: id)
@@ -63,6 +59,10 @@ final class WeakNode<State: Sendable, Action: Sendable>: StoreNode {
 
     func addChild(_ child: any StateListener<State>) {
         liveTarget.addChild(child)
+    }
+
+    func weakHandle() -> any StoreNode<State, Action> {
+        self
     }
 
     private var liveTarget: any StoreNode<State, Action> {
