@@ -1,7 +1,13 @@
 #!/usr/bin/env bash
-# The Examples package's tests: TaskBoard's reducers, its effects on a manual scheduler, persistence,
-# and the built `taskboard` binary end to end. The root .ci/run calls this script.
+# The Examples package's tests: TaskBoard's reducers, its effects and subscriptions on a manual
+# scheduler, persistence, and the built `taskboard` binary end to end. The root .ci/run calls it.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
-swift test --package-path Examples -Xswiftc -warnings-as-errors
+test_examples=(swift test --package-path Examples -Xswiftc -warnings-as-errors)
+
+# A hung test must fail the run quickly; the tests themselves take seconds.
+if command -v timeout >/dev/null; then
+    exec timeout 900 "${test_examples[@]}"
+fi
+exec "${test_examples[@]}"

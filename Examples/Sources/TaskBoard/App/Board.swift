@@ -29,6 +29,7 @@ final class Board: Sendable {
     let search: SearchStore
     let sync: SyncStore
     let stats: StatsStore
+    let statsPresenter: StatsPresenter
     let environment: Environment
 
     init(today: Day, saved: TasksSnapshot?, environment: Environment) {
@@ -47,5 +48,6 @@ final class Board: Sendable {
         TasksEffects.attach(to: tasks, environment: environment)
         SearchEffects.attach(to: search, environment: environment)
         SyncEffects.attach(to: sync, environment: environment)
+        statsPresenter = StatsPresenter(store: stats, debounce: environment.statsDebounce)
     }
 }

@@ -57,9 +57,10 @@ struct Session: Sendable {
 
     // MARK: Stats
 
-    /// The Stats props for the current state.
+    /// The Stats props for the current state, as the Stats subscription delivers them: computed on the
+    /// presentation queue once the board has been quiet for the debounce delay.
     func statsProps() async -> StatsProps {
-        StatsProps(await board.stats.state)
+        await board.statsPresenter.props(for: StatsProps.Input(await board.stats.state))
     }
 
     // MARK: Ending

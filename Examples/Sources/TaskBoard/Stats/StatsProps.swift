@@ -13,6 +13,17 @@ struct StatsProps: Equatable, Sendable {
         let revision: Int
         let today: Day
         let topTags: Int
+
+        init(revision: Int, today: Day, topTags: Int) {
+            self.revision = revision
+            self.today = today
+            self.topTags = topTags
+        }
+
+        /// The input of a `stats` store state.
+        init(_ state: StatsStoreState) {
+            self.init(revision: state.0.1.revision, today: state.0.0.today, topTags: state.1.topTags)
+        }
     }
 
     let input: Input

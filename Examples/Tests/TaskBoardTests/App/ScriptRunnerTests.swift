@@ -4,9 +4,11 @@ import Testing
 @testable import TaskBoard
 
 @Suite struct ScriptRunnerTests {
-    private func run(_ script: String) async -> (succeeded: Bool, captured: CapturedConsole, test: TestBoard) {
-        let test = TestBoard()
-        let captured = CapturedConsole()
+    private func run(
+        _ script: String,
+        on test: TestBoard = TestBoard(),
+        captured: CapturedConsole = CapturedConsole()
+    ) async -> (succeeded: Bool, captured: CapturedConsole, test: TestBoard) {
         let session = Session(board: test.board, console: captured.console, mode: .script) { TestBoard.day }
         let succeeded = await ScriptRunner.run(InputLines.lines(of: script), in: session, echo: false, name: "test")
         return (succeeded, captured, test)
@@ -44,8 +46,12 @@ import Testing
         #expect(await test.board.tasks.state.1.items.map(\.title) == ["A"])
     }
 
-    @Test func statsShowsCountsAndTags() async {
-        let (succeeded, captured, _) = await run("add A -t home\nadd B -t home -t work\ndone 1\nstats")
+    @Test func statsShowsThePropsTheDebouncedSubscriptionDelivers() async {
+        let test = TestBoard()
+        let captured = CapturedConsole()
+        #expect(await run("add A -t home\nadd B -t home -t work\ndone 1", on: test, captured: captured).succeeded)
+        await test.settleStats()
+        let (succeeded, _, _) = await run("stats", on: test, captured: captured)
         #expect(succeeded)
         #expect(captured.output.contains("tasks: 2  open: 1  done: 1  completion: 50%"))
         #expect(captured.output.contains("#home #################### 2"))

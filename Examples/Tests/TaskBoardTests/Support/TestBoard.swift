@@ -18,6 +18,7 @@ struct TestBoard {
         remote: RemoteService.Configuration = TestBoard.remote(),
         sync: SyncState.Settings = TestBoard.sync,
         failingWrites: Int = 0,
+        saving: Bool = true,
         saved: TasksSnapshot? = nil
     ) {
         let scheduler = TestScheduler()
@@ -26,9 +27,10 @@ struct TestBoard {
             scheduler: scheduler,
             now: { TestBoard.start.addingTimeInterval(scheduler.now) },
             remote: remote,
-            writeTasks: { try writer.write($0) }
+            writeTasks: saving ? writer.write : nil
         )
         environment.sync = sync
+        scheduler.track([environment.effectQueue, environment.sleeper.queue])
         self.scheduler = scheduler
         self.writer = writer
         self.board = Board(today: TestBoard.day, saved: saved, environment: environment)
@@ -38,6 +40,14 @@ struct TestBoard {
     func saveNow() async {
         await board.tasks.send(.tasks(.flush))
         _ = await firstState(of: board.tasks) { $0.1.isSaved }
+    }
+
+    /// Lets the Stats subscription deliver props for the current state: once the subscription has seen
+    /// every state (reading the state waits for that), its one debounce timer is armed; this moves the
+    /// clock past it.
+    func settleStats() async {
+        _ = await board.stats.state
+        scheduler.advance(by: board.environment.statsDebounce)
     }
 
     static func remote(
@@ -75,7 +85,7 @@ final class RecordingWriter: Sendable {
     var writes: [TasksSnapshot] { state.withLock { $0.writes } }
     var attempts: Int { state.withLock { $0.attempts } }
 
-    func write(_ snapshot: TasksSnapshot) throws {
+    @Sendable func write(_ snapshot: TasksSnapshot) throws {
         let fail = state.withLock { state in
             state.attempts += 1
             guard state.failuresLeft > 0 else {

@@ -5,11 +5,15 @@ import Synchronization
 
 /// A `ManualScheduler` that tells waiting tests when work is scheduled or cancelled, so a test can
 /// wait for a timer to be armed (an explicit signal) before it moves the clock.
+///
+/// The counts cover only work scheduled on the queues passed to ``track(_:)`` (the effects' and the
+/// sleeper's), so that timers of the Stats subscription, which runs on the store's queue, do not
+/// disturb tests about effects. ``manual`` still runs every piece of work.
 final class TestScheduler: DelayScheduler {
     struct Counts: Sendable {
-        /// Work scheduled since the start.
+        /// Tracked work scheduled since the start.
         var scheduled = 0
-        /// Work scheduled and neither run nor cancelled.
+        /// Tracked work scheduled and neither run nor cancelled.
         var pending = 0
     }
 
@@ -18,13 +22,26 @@ final class TestScheduler: DelayScheduler {
         let continuation: CheckedContinuation<Void, Never>
     }
 
+    private struct State {
+        var tracked: [ObjectIdentifier] = []
+        var counts = Counts()
+        var nextID: UInt64 = 0
+        var pending: Set<UInt64> = []
+        var waiters: [Waiter] = []
+    }
+
     let manual = ManualScheduler()
-    private let state = Mutex<(scheduled: Int, waiters: [Waiter])>((0, []))
+    private let state = Mutex(State())
 
     var now: TimeInterval { manual.now }
 
     var counts: Counts {
-        Counts(scheduled: state.withLock { $0.scheduled }, pending: manual.pendingCount)
+        state.withLock { $0.counts }
+    }
+
+    /// Counts the work scheduled on `queues` from now on.
+    func track(_ queues: [DispatchQueue]) {
+        state.withLock { $0.tracked = queues.map(ObjectIdentifier.init) }
     }
 
     func schedule(
@@ -32,50 +49,63 @@ final class TestScheduler: DelayScheduler {
         on queue: DispatchQueue,
         _ work: @escaping @Sendable () -> Void
     ) -> ScheduledWork {
-        let scheduled = manual.schedule(after: delay, on: queue) { [weak self] in
-            work()
-            self?.signal()
+        let id = state.withLock { state -> UInt64? in
+            guard state.tracked.contains(ObjectIdentifier(queue)) else { return nil }
+            state.nextID += 1
+            state.counts.scheduled += 1
+            state.counts.pending += 1
+            state.pending.insert(state.nextID)
+            return state.nextID
         }
-        state.withLock { $0.scheduled += 1 }
+        let scheduled = manual.schedule(after: delay, on: queue) { [weak self] in
+            self?.finished(id)
+            work()
+        }
         signal()
         return ScheduledWork { [weak self] in
             scheduled.cancel()
-            self?.signal()
+            self?.finished(id)
         }
     }
 
     /// Moves the clock; runs what falls due.
     func advance(by interval: TimeInterval) {
         manual.advance(by: interval)
-        signal()
     }
 
     /// Suspends until `condition` holds for the counts.
     func wait(until condition: @escaping @Sendable (Counts) -> Bool) async {
         await withCheckedContinuation { continuation in
-            let counts = self.counts
             let satisfied = state.withLock { state in
-                guard !condition(counts) else { return true }
+                guard !condition(state.counts) else { return true }
                 state.waiters.append(Waiter(condition: condition, continuation: continuation))
                 return false
             }
             if satisfied { continuation.resume() }
         }
-        // Counts may change between the check and the resume; callers re-check state they rely on.
     }
 
-    /// Suspends until at least `count` pieces of work were scheduled in all, with `pending` of them
-    /// still waiting.
+    /// Suspends until at least `count` pieces of tracked work were scheduled in all, with `pending` of
+    /// them still waiting.
     func waitForScheduled(_ count: Int, pending: Int? = nil) async {
         await wait { $0.scheduled >= count && (pending == nil || $0.pending == pending) }
     }
 
+    private func finished(_ id: UInt64?) {
+        guard let id else { return }
+        let removed = state.withLock { state in
+            guard state.pending.remove(id) != nil else { return false }
+            state.counts.pending -= 1
+            return true
+        }
+        if removed { signal() }
+    }
+
     private func signal() {
-        let counts = self.counts
         let ready = state.withLock { state in
             var ready: [CheckedContinuation<Void, Never>] = []
             state.waiters.removeAll { waiter in
-                guard waiter.condition(counts) else { return false }
+                guard waiter.condition(state.counts) else { return false }
                 ready.append(waiter.continuation)
                 return true
             }
