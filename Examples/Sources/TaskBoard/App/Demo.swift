@@ -25,6 +25,9 @@ enum Demo {
         # Sync: the remote fails the first call; the push is retried after a backoff.
         push
         pull
+        # Cancel: a push started in the background is cancelled while its call is in flight.
+        push --background
+        cancel
         status
         """
 
@@ -59,7 +62,7 @@ enum Demo {
             let saved = await session.finish()
             if succeeded && saved {
                 console.line()
-                console.line("saved \(folder.appendingPathComponent("tasks.json").path) (removed after the demo)")
+                console.line("the board was saved in \(folder.path); the demo removes it now")
             }
             return succeeded && saved
         } catch {

@@ -183,5 +183,6 @@ import Testing
         #expect(result.output.contains("TaskBoard demo"))
         #expect(result.output.contains("pushed 4 tasks"))
         #expect(result.output.contains("failed ("))
+        #expect(result.output.contains("push cancelled during attempt 1 of 3"))
     }
 }
