@@ -2,8 +2,9 @@ import Dispatch
 
 /// floor-sync: a state, a reducer and observer closures, called inline with no queue at all.
 ///
-/// Not thread-safe: one thread uses it at a time (the harness's, or a floor-queue's queue).
-final class FloorStore<State, Action> {
+/// A value type, so a run that keeps it in a local variable pays no dynamic exclusivity check: the
+/// physical floor. Not thread-safe: one thread uses it at a time (the harness's, or a floor-queue's queue).
+struct FloorStore<State, Action> {
     private(set) var state: State
     private var observers: [(State) -> Void] = []
     private let reducer: (inout State, Action) -> Void
@@ -14,14 +15,14 @@ final class FloorStore<State, Action> {
     }
 
     /// Adds `observer` and sends it the current state, as a store does.
-    func subscribe(_ observer: @escaping (State) -> Void) {
+    mutating func subscribe(_ observer: @escaping (State) -> Void) {
         observers.append(observer)
         observer(state)
     }
 
     // Not inlined, so the optimiser cannot fold a loop of dispatches into one addition.
     @inline(never)
-    func dispatch(_ action: Action) {
+    mutating func dispatch(_ action: Action) {
         reducer(&state, action)
         for observer in observers {
             observer(state)
@@ -34,7 +35,7 @@ final class FloorQueueStore<State: Sendable, Action: Sendable>: @unchecked Senda
     // Safety: `store` is used only inside blocks run on `queue`, a serial queue, which serialises every
     // access and orders it before any `queue.sync` that reads it back.
     private let queue: DispatchQueue
-    private let store: FloorStore<State, Action>
+    private var store: FloorStore<State, Action>
 
     init(_ state: State, reducer: @escaping (inout State, Action) -> Void) {
         self.queue = DispatchQueue(label: "floor-queue", qos: .userInteractive)

@@ -3,9 +3,9 @@ import Dispatch
 /// floor-sync for W3 and W4: a root count and children that pair it with a count of their own.
 ///
 /// Every action reduces one child and the root, then calls every child's observers with the child's
-/// state, as a store tree does. Not thread-safe: one thread uses it at a time.
-final class FloorTree {
-    final class Child {
+/// state, as a store tree does. A value type, like ``FloorStore``. Not thread-safe.
+struct FloorTree {
+    struct Child {
         fileprivate(set) var local = 0
         fileprivate var observers: [((Int, Int)) -> Void] = []
     }
@@ -13,21 +13,20 @@ final class FloorTree {
     private(set) var root = 0
     private(set) var children: [Child] = []
 
-    @discardableResult
-    func addChild() -> Child {
-        let child = Child()
-        children.append(child)
-        return child
+    /// Adds a child and returns its index.
+    mutating func addChild() -> Int {
+        children.append(Child())
+        return children.count - 1
     }
 
-    /// Adds `observer` to `child` and sends it the child's current state.
-    func subscribe(_ child: Child, _ observer: @escaping ((Int, Int)) -> Void) {
-        child.observers.append(observer)
-        observer((root, child.local))
+    /// Adds `observer` to the child at `index` and sends it the child's current state.
+    mutating func subscribe(_ index: Int, _ observer: @escaping ((Int, Int)) -> Void) {
+        children[index].observers.append(observer)
+        observer((root, children[index].local))
     }
 
     @inline(never)
-    func dispatch(toChild index: Int) {
+    mutating func dispatch(toChild index: Int) {
         children[index].local += 1
         root += 1
         for child in children {
@@ -44,7 +43,7 @@ final class FloorQueueTree: @unchecked Sendable {
     // Safety: `tree` is used only inside blocks run on `queue`, a serial queue, which serialises every
     // access and orders it before any `queue.sync` that reads it back.
     private let queue: DispatchQueue
-    private let tree = FloorTree()
+    private var tree = FloorTree()
 
     init() {
         self.queue = DispatchQueue(label: "floor-queue", qos: .userInteractive)

@@ -17,7 +17,7 @@ public enum W1DispatchThroughput {
     public static func run(_ system: System, actions: Int = defaultActions) throws(CheckFailure) -> Throughput {
         switch system {
         case .floorSync:
-            let store = FloorStore<Int, Increment>(0) { state, _ in state += 1 }
+            var store = FloorStore<Int, Increment>(0) { state, _ in state += 1 }
             var final = 0
             let result = measureThroughput(actions: actions) {
                 for _ in 0..<actions {

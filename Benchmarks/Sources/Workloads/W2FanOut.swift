@@ -43,7 +43,7 @@ public enum W2FanOut {
         let final: FanOutState
         switch system {
         case .floorSync:
-            let store = FloorStore<FanOutState, Increment>(FanOutState()) { state, _ in state.increment() }
+            var store = FloorStore<FanOutState, Increment>(FanOutState()) { state, _ in state.increment() }
             for tally in tallies {
                 var last: FanOutState?
                 store.subscribe { state in

@@ -53,7 +53,7 @@ public enum W4Memory {
         let final: Int
         switch system {
         case .floorSync:
-            let store = FloorStore<Int, Increment>(0) { state, _ in state += 1 }
+            var store = FloorStore<Int, Increment>(0) { state, _ in state += 1 }
             (_, heap) = AllocationCounter.measure {
                 for index in 0..<count {
                     store.subscribe { _ in tally.record(index) }
@@ -99,7 +99,7 @@ public enum W4Memory {
         var locals: [Int] = []
         switch system {
         case .floorSync:
-            let tree = FloorTree()
+            var tree = FloorTree()
             (_, heap) = AllocationCounter.measure {
                 for index in 0..<count {
                     let child = tree.addChild()
