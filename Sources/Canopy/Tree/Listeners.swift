@@ -17,6 +17,9 @@ struct Listeners<State> {
 
     private var observers: [Entry] = []
     private var children: [Child] = []
+    /// When `children` reaches this size, ``add(_:)-child`` drops the children that are gone first.
+    /// Doubling it after each pass keeps adding a child O(1) amortised however many children there are.
+    private var childPruneThreshold = 8
 
     /// Whether nobody listens, so the node's state need not be computed.
     var isEmpty: Bool { observers.isEmpty && children.isEmpty }
@@ -25,17 +28,31 @@ struct Listeners<State> {
 
     /// Adds `observer` unless one with its id is already here.
     mutating func add(_ observer: Observer<State>) {
-        guard !observers.contains(where: { $0.id == observer.id }) else { return }
+        guard !contains(id: observer.id) else { return }
         observers.append(Entry(id: observer.id, observe: observer.observe))
+    }
+
+    /// Compares ids in place: iterating the array would copy, retain and release every entry.
+    private func contains(id: UUID) -> Bool {
+        observers.withUnsafeBufferPointer { entries in
+            for index in entries.indices where entries[index].id == id {
+                return true
+            }
+            return false
+        }
     }
 
     mutating func remove(id: UUID) {
         observers.removeAll { $0.id == id }
     }
 
+    /// Adds `child`, which must not be here already: a node attaches to its parent once
+    /// (`ListeningNode.attachIfNeeded`).
     mutating func add(_ child: any StateListener<State>) {
-        children.removeAll { $0.node == nil }
-        guard !children.contains(where: { $0.node === child }) else { return }
+        if children.count >= childPruneThreshold {
+            children.removeAll { $0.node == nil }
+            childPruneThreshold = max(8, 2 * children.count)
+        }
         children.append(Child(node: child))
     }
 
