@@ -39,7 +39,8 @@ public struct Equating<T>: Sendable {
     ///
     /// - Parameter keyPath: The part of the state to compare.
     /// - Returns: An equating that compares the values at `keyPath`.
-    public static func keyPath<Value: Equatable & Sendable>(_ keyPath: any KeyPath<T, Value> & Sendable) -> Equating<T> {
+    public static func keyPath<Value: Equatable & Sendable>(_ keyPath: any KeyPath<T, Value> & Sendable) -> Equating<T>
+    {
         Equating { $0[keyPath: keyPath] == $1[keyPath: keyPath] }
     }
 

@@ -13,11 +13,11 @@ import Synchronization
 /// ```
 public final class Subscription: Sendable {
     private let flag: CancellationFlag
-    private let onCancel: Mutex<(@Sendable () -> Void)?>
+    private let onCancel: LockedValue<(@Sendable () -> Void)?>
 
     init(flag: CancellationFlag, onCancel: @escaping @Sendable () -> Void) {
         self.flag = flag
-        self.onCancel = Mutex(onCancel)
+        self.onCancel = LockedValue(onCancel)
     }
 
     deinit {

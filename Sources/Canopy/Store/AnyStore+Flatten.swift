@@ -1,5 +1,5 @@
 extension AnyStore {
-    /// Flattens the nested state that 2 chained `with(_:reducer:)` calls build, `((T1, T2), T3)`, into
+    /// Flattens the nested state that 2 chained `with(_:reducer:)` calls build into
     /// `(T1, T2, T3)`.
     ///
     /// - Returns: A store of the flat tuple.
@@ -8,7 +8,7 @@ extension AnyStore {
         map(state: { ($0.0.0, $0.0.1, $0.1) })
     }
 
-    /// Flattens the nested state that 3 chained `with(_:reducer:)` calls build, `(((T1, T2), T3), T4)`, into
+    /// Flattens the nested state that 3 chained `with(_:reducer:)` calls build into
     /// `(T1, T2, T3, T4)`.
     ///
     /// - Returns: A store of the flat tuple.
@@ -17,7 +17,7 @@ extension AnyStore {
         map(state: { ($0.0.0.0, $0.0.0.1, $0.0.1, $0.1) })
     }
 
-    /// Flattens the nested state that 4 chained `with(_:reducer:)` calls build, `((((T1, T2), T3), T4), T5)`, into
+    /// Flattens the nested state that 4 chained `with(_:reducer:)` calls build into
     /// `(T1, T2, T3, T4, T5)`.
     ///
     /// - Returns: A store of the flat tuple.
@@ -26,7 +26,7 @@ extension AnyStore {
         map(state: { ($0.0.0.0.0, $0.0.0.0.1, $0.0.0.1, $0.0.1, $0.1) })
     }
 
-    /// Flattens the nested state that 5 chained `with(_:reducer:)` calls build, `(((((T1, T2), T3), T4), T5), T6)`, into
+    /// Flattens the nested state that 5 chained `with(_:reducer:)` calls build into
     /// `(T1, T2, T3, T4, T5, T6)`.
     ///
     /// - Returns: A store of the flat tuple.
@@ -35,7 +35,7 @@ extension AnyStore {
         map(state: { ($0.0.0.0.0.0, $0.0.0.0.0.1, $0.0.0.0.1, $0.0.0.1, $0.0.1, $0.1) })
     }
 
-    /// Flattens the nested state that 6 chained `with(_:reducer:)` calls build, `((((((T1, T2), T3), T4), T5), T6), T7)`, into
+    /// Flattens the nested state that 6 chained `with(_:reducer:)` calls build into
     /// `(T1, T2, T3, T4, T5, T6, T7)`.
     ///
     /// - Returns: A store of the flat tuple.
@@ -44,30 +44,44 @@ extension AnyStore {
         map(state: { ($0.0.0.0.0.0.0, $0.0.0.0.0.0.1, $0.0.0.0.0.1, $0.0.0.0.1, $0.0.0.1, $0.0.1, $0.1) })
     }
 
-    /// Flattens the nested state that 7 chained `with(_:reducer:)` calls build, `(((((((T1, T2), T3), T4), T5), T6), T7), T8)`, into
+    /// Flattens the nested state that 7 chained `with(_:reducer:)` calls build into
     /// `(T1, T2, T3, T4, T5, T6, T7, T8)`.
     ///
     /// - Returns: A store of the flat tuple.
     public func flatMap<T1, T2, T3, T4, T5, T6, T7, T8>() -> AnyStore<(T1, T2, T3, T4, T5, T6, T7, T8), Action>
     where State == (((((((T1, T2), T3), T4), T5), T6), T7), T8) {
-        map(state: { ($0.0.0.0.0.0.0.0, $0.0.0.0.0.0.0.1, $0.0.0.0.0.0.1, $0.0.0.0.0.1, $0.0.0.0.1, $0.0.0.1, $0.0.1, $0.1) })
+        map(state: {
+            ($0.0.0.0.0.0.0.0, $0.0.0.0.0.0.0.1, $0.0.0.0.0.0.1, $0.0.0.0.0.1, $0.0.0.0.1, $0.0.0.1, $0.0.1, $0.1)
+        })
     }
 
-    /// Flattens the nested state that 8 chained `with(_:reducer:)` calls build, `((((((((T1, T2), T3), T4), T5), T6), T7), T8), T9)`, into
+    /// Flattens the nested state that 8 chained `with(_:reducer:)` calls build into
     /// `(T1, T2, T3, T4, T5, T6, T7, T8, T9)`.
     ///
     /// - Returns: A store of the flat tuple.
     public func flatMap<T1, T2, T3, T4, T5, T6, T7, T8, T9>() -> AnyStore<(T1, T2, T3, T4, T5, T6, T7, T8, T9), Action>
     where State == ((((((((T1, T2), T3), T4), T5), T6), T7), T8), T9) {
-        map(state: { ($0.0.0.0.0.0.0.0.0, $0.0.0.0.0.0.0.0.1, $0.0.0.0.0.0.0.1, $0.0.0.0.0.0.1, $0.0.0.0.0.1, $0.0.0.0.1, $0.0.0.1, $0.0.1, $0.1) })
+        map(state: {
+            (
+                $0.0.0.0.0.0.0.0.0, $0.0.0.0.0.0.0.0.1, $0.0.0.0.0.0.0.1, $0.0.0.0.0.0.1, $0.0.0.0.0.1, $0.0.0.0.1,
+                $0.0.0.1, $0.0.1, $0.1
+            )
+        })
     }
 
-    /// Flattens the nested state that 9 chained `with(_:reducer:)` calls build, `(((((((((T1, T2), T3), T4), T5), T6), T7), T8), T9), T10)`, into
+    /// Flattens the nested state that 9 chained `with(_:reducer:)` calls build into
     /// `(T1, T2, T3, T4, T5, T6, T7, T8, T9, T10)`.
     ///
     /// - Returns: A store of the flat tuple.
-    public func flatMap<T1, T2, T3, T4, T5, T6, T7, T8, T9, T10>() -> AnyStore<(T1, T2, T3, T4, T5, T6, T7, T8, T9, T10), Action>
+    public func flatMap<T1, T2, T3, T4, T5, T6, T7, T8, T9, T10>() -> AnyStore<
+        (T1, T2, T3, T4, T5, T6, T7, T8, T9, T10), Action
+    >
     where State == (((((((((T1, T2), T3), T4), T5), T6), T7), T8), T9), T10) {
-        map(state: { ($0.0.0.0.0.0.0.0.0.0, $0.0.0.0.0.0.0.0.0.1, $0.0.0.0.0.0.0.0.1, $0.0.0.0.0.0.0.1, $0.0.0.0.0.0.1, $0.0.0.0.0.1, $0.0.0.0.1, $0.0.0.1, $0.0.1, $0.1) })
+        map(state: {
+            (
+                $0.0.0.0.0.0.0.0.0.0, $0.0.0.0.0.0.0.0.0.1, $0.0.0.0.0.0.0.0.1, $0.0.0.0.0.0.0.1, $0.0.0.0.0.0.1,
+                $0.0.0.0.0.1, $0.0.0.0.1, $0.0.0.1, $0.0.1, $0.1
+            )
+        })
     }
 }

@@ -10,10 +10,6 @@
 public struct AnyStore<State: Sendable, Action: Sendable>: Store {
     let node: any StoreNode<State, Action>
 
-    init(node: any StoreNode<State, Action>) {
-        self.node = node
-    }
-
     /// Sends `action` to the store; see ``StateStore/dispatch(_:)``.
     ///
     /// - Parameter action: The action to reduce.
@@ -36,6 +32,7 @@ public struct AnyStore<State: Sendable, Action: Sendable>: Store {
     /// Returns a store whose observers see `transform(state)`; actions go to this store unchanged.
     ///
     /// - Parameter transform: Computes the new state on the store's queue.
+    /// - Returns: A view of this store; observers subscribed through it live as long as this store.
     public func map<NewState>(state transform: @escaping @Sendable (State) -> NewState) -> AnyStore<NewState, Action> {
         AnyStore<NewState, Action>(node: MappedNode(parent: node, state: transform))
     }
@@ -43,6 +40,7 @@ public struct AnyStore<State: Sendable, Action: Sendable>: Store {
     /// Returns a store whose observers see the value at `keyPath`.
     ///
     /// - Parameter keyPath: The part of the state to expose.
+    /// - Returns: A view of this store.
     public func map<NewState>(state keyPath: any KeyPath<State, NewState> & Sendable) -> AnyStore<NewState, Action> {
         map(state: { $0[keyPath: keyPath] })
     }
@@ -50,6 +48,7 @@ public struct AnyStore<State: Sendable, Action: Sendable>: Store {
     /// Returns a store whose observers see `transform(state)`, an optional. It does not filter `nil`s.
     ///
     /// - Parameter transform: Computes the new state on the store's queue.
+    /// - Returns: A view of this store with an optional state.
     public func flatMap<NewState>(
         state transform: @escaping @Sendable (State) -> NewState?
     ) -> AnyStore<NewState?, Action> {
@@ -59,6 +58,7 @@ public struct AnyStore<State: Sendable, Action: Sendable>: Store {
     /// Returns a store whose observers see the optional value at `keyPath`. It does not filter `nil`s.
     ///
     /// - Parameter keyPath: The optional part of the state to expose.
+    /// - Returns: A view of this store with an optional state.
     public func flatMap<NewState>(
         state keyPath: any KeyPath<State, NewState?> & Sendable
     ) -> AnyStore<NewState?, Action> {
@@ -68,6 +68,7 @@ public struct AnyStore<State: Sendable, Action: Sendable>: Store {
     /// Returns a store that accepts `LocalAction`s and sends `transform(action)` to this store.
     ///
     /// - Parameter transform: Turns a local action into one of this store's actions.
+    /// - Returns: A view of this store that takes `LocalAction`s.
     public func map<LocalAction>(
         actions transform: @escaping @Sendable (LocalAction) -> Action
     ) -> AnyStore<State, LocalAction> {

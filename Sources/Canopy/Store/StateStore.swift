@@ -108,13 +108,16 @@ public struct StateStore<State: Sendable, Action: Sendable>: Store {
     /// Returns a store whose observers see `transform(state)`; actions go to this store unchanged.
     ///
     /// - Parameter transform: Computes the new state on the store's queue.
-    public func map<NewState>(state transform: @escaping @Sendable (State) -> NewState) -> StateStore<NewState, Action> {
+    /// - Returns: A view of this store; observers subscribed through it live as long as this store.
+    public func map<NewState>(state transform: @escaping @Sendable (State) -> NewState) -> StateStore<NewState, Action>
+    {
         StateStore<NewState, Action>(node: MappedNode(parent: node, state: transform))
     }
 
     /// Returns a store whose observers see the value at `keyPath`.
     ///
     /// - Parameter keyPath: The part of the state to expose.
+    /// - Returns: A view of this store.
     public func map<NewState>(state keyPath: any KeyPath<State, NewState> & Sendable) -> StateStore<NewState, Action> {
         map(state: { $0[keyPath: keyPath] })
     }
@@ -122,6 +125,7 @@ public struct StateStore<State: Sendable, Action: Sendable>: Store {
     /// Returns a store whose observers see `transform(state)`, an optional. It does not filter `nil`s.
     ///
     /// - Parameter transform: Computes the new state on the store's queue.
+    /// - Returns: A view of this store with an optional state.
     public func flatMap<NewState>(
         state transform: @escaping @Sendable (State) -> NewState?
     ) -> StateStore<NewState?, Action> {
@@ -131,6 +135,7 @@ public struct StateStore<State: Sendable, Action: Sendable>: Store {
     /// Returns a store whose observers see the optional value at `keyPath`. It does not filter `nil`s.
     ///
     /// - Parameter keyPath: The optional part of the state to expose.
+    /// - Returns: A view of this store with an optional state.
     public func flatMap<NewState>(
         state keyPath: any KeyPath<State, NewState?> & Sendable
     ) -> StateStore<NewState?, Action> {
@@ -140,6 +145,7 @@ public struct StateStore<State: Sendable, Action: Sendable>: Store {
     /// Returns a store that accepts `LocalAction`s and sends `transform(action)` to this store.
     ///
     /// - Parameter transform: Turns a local action into one of this store's actions.
+    /// - Returns: A view of this store that takes `LocalAction`s.
     public func map<LocalAction>(
         actions transform: @escaping @Sendable (LocalAction) -> Action
     ) -> StateStore<State, LocalAction> {

@@ -1,5 +1,4 @@
 public import Dispatch
-import Synchronization
 
 #if canImport(FoundationEssentials)
 public import FoundationEssentials
@@ -42,10 +41,10 @@ public struct DispatchDelayScheduler: DelayScheduler {
 /// Work that runs at most once and can be cancelled before it runs; cancelling drops the closure at
 /// once, so whatever it captured is released without waiting for the deadline.
 private final class PendingWork: Sendable {
-    private let work: Mutex<(@Sendable () -> Void)?>
+    private let work: LockedValue<(@Sendable () -> Void)?>
 
     init(_ work: @escaping @Sendable () -> Void) {
-        self.work = Mutex(work)
+        self.work = LockedValue(work)
     }
 
     func run() {

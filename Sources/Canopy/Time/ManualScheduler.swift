@@ -1,5 +1,4 @@
 public import Dispatch
-import Synchronization
 
 #if canImport(FoundationEssentials)
 public import FoundationEssentials
@@ -36,7 +35,7 @@ public final class ManualScheduler: DelayScheduler {
         var items: [Item] = []
     }
 
-    private let timeline = Mutex(Timeline())
+    private let timeline = LockedValue(Timeline())
 
     /// Creates a scheduler whose clock starts at zero.
     public init() {}

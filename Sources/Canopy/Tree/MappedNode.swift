@@ -1,7 +1,17 @@
 import Dispatch
 
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
+import Foundation
+#endif
+
 /// A view of a parent node with its state and/or its actions transformed (`map(state:)`,
 /// `flatMap(state:)`, `map(actions:)`). It has no state of its own.
+///
+/// Observers subscribed through a view live in the parent, wrapped with the transform and keeping
+/// their id, so a subscription made through a temporary view lasts as long as the parent. Children
+/// made from a view hold the view, so only then does the view itself listen to its parent.
 final class MappedNode<ParentState: Sendable, ParentAction: Sendable, State: Sendable, Action: Sendable>:
     ListeningNode, StateListener
 {
@@ -40,6 +50,19 @@ final class MappedNode<ParentState: Sendable, ParentAction: Sendable, State: Sen
 
     func reduce(_ action: Action) {
         parent.reduce(transformAction(action))
+    }
+
+    func addObserver(_ observer: Observer<State>) {
+        let transformState = self.transformState
+        parent.addObserver(Observer(id: observer.id) { observer.observe(transformState($0)) })
+    }
+
+    func removeObserver(id: UUID) {
+        parent.removeObserver(id: id)
+    }
+
+    func observerRemover(id: UUID) -> @Sendable () -> Void {
+        parent.observerRemover(id: id)
     }
 
     func parentDidChange(_ parentState: ParentState) {

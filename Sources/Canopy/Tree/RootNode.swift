@@ -1,5 +1,4 @@
 import Dispatch
-import Synchronization
 
 /// The root of a store tree: owns the serial queue, the inbox and the root state.
 ///
@@ -27,7 +26,7 @@ final class RootNode<State: Sendable, Action: Sendable>: ListeningNode {
     let mayReceiveAsyncActions: Bool
     let storage: QueueConfined<NodeStorage<State, State>>
     private let reducer: Reducer<State, Action>
-    private let inbox = Mutex(Inbox())
+    private let inbox = LockedValue(Inbox())
 
     init(
         initialState: State,

@@ -29,9 +29,7 @@ extension StoreNode {
                 return .active
             }
         )
-        return Subscription(flag: flag) { [weak self] in
-            self?.enqueue { [weak self] in self?.removeObserver(id: id) }
-        }
+        return Subscription(flag: flag, onCancel: observerRemover(id: id))
     }
 
     /// Reduces `action` and returns the state right after it, or `nil` when the tree is gone.

@@ -46,6 +46,10 @@ protocol StoreNode<State, Action>: AnyObject, Sendable {
     /// On the queue: removes the observer with `id`, if any.
     func removeObserver(id: UUID)
 
+    /// Returns a closure, callable from any thread, that removes the observer with `id` from the node
+    /// that holds it, without keeping that node alive.
+    func observerRemover(id: UUID) -> @Sendable () -> Void
+
     /// On the queue: starts sending this node's states to `child`.
     func addChild(_ child: any StateListener<State>)
 }
@@ -61,6 +65,12 @@ protocol StateListener<ParentState>: AnyObject, Sendable {
 extension StoreNode {
     func dispatch(_ action: Action) {
         enqueue { self.receive(action) }
+    }
+
+    func observerRemover(id: UUID) -> @Sendable () -> Void {
+        { [weak self] in
+            self?.enqueue { [weak self] in self?.removeObserver(id: id) }
+        }
     }
 
     /// On the queue: handles an action dispatched to this node: reduces it, then starts it if it is an

@@ -52,13 +52,20 @@ final class WeakNode<State: Sendable, Action: Sendable>: StoreNode {
         target?.removeObserver(id: id)
     }
 
+    func observerRemover(id: UUID) -> @Sendable () -> Void {
+        guard let target else { return {} }
+        return target.observerRemover(id: id)
+    }
+
     func addChild(_ child: any StateListener<State>) {
         liveTarget.addChild(child)
     }
 
     private var liveTarget: any StoreNode<State, Action> {
         guard let target else {
-            preconditionFailure("Internal inconsistency: a weak store handle was used on the queue after its store was released")
+            preconditionFailure(
+                "Internal inconsistency: a weak store handle was used on the queue after its store was released"
+            )
         }
         return target
     }

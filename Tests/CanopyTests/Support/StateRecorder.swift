@@ -1,4 +1,4 @@
-import Synchronization
+@testable import Canopy
 
 /// Collects values delivered from any thread and lets a test wait, without timeouts, until a given
 /// number of them has arrived.
@@ -8,7 +8,7 @@ final class StateRecorder<Value: Sendable>: Sendable {
         var waiters: [(count: Int, continuation: CheckedContinuation<[Value], Never>)] = []
     }
 
-    private let storage = Mutex(Storage())
+    private let storage = LockedValue(Storage())
 
     init() {}
 

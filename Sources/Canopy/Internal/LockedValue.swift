@@ -1,0 +1,58 @@
+#if canImport(Darwin)
+import Darwin
+#elseif canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#endif
+
+/// A value guarded by a lock; the one place Canopy locks.
+///
+/// It plays the part of `Synchronization.Mutex`, which on Linux is built on raw futex calls that the
+/// thread sanitizer cannot see, so every access under it is reported as a race. This box uses the
+/// platform lock the sanitizer understands (`os_unfair_lock` on Darwin, `pthread_mutex_t` elsewhere).
+/// As with `Mutex`, copy what you need out under the lock and call out after releasing it.
+final class LockedValue<Value>: @unchecked Sendable {
+    // Safety: `value` is read and written only inside `withLock`, between lock and unlock of `lock`,
+    // which serialises every access. The lock lives in memory this object allocates once and never
+    // moves. `Value` must be Sendable for the box to be shared (see the conditional init below).
+    #if canImport(Darwin)
+    private let lock: UnsafeMutablePointer<os_unfair_lock>
+    #else
+    private let lock: UnsafeMutablePointer<pthread_mutex_t>
+    #endif
+    private var value: Value
+
+    init(_ value: Value) where Value: Sendable {
+        self.value = value
+        lock = .allocate(capacity: 1)
+        #if canImport(Darwin)
+        lock.initialize(to: os_unfair_lock())
+        #else
+        lock.initialize(to: pthread_mutex_t())
+        let status = pthread_mutex_init(lock, nil)
+        precondition(status == 0, "pthread_mutex_init failed with \(status)")
+        #endif
+    }
+
+    deinit {
+        #if !canImport(Darwin)
+        pthread_mutex_destroy(lock)
+        #endif
+        lock.deinitialize(count: 1)
+        lock.deallocate()
+    }
+
+    /// Runs `body` with exclusive access to the value.
+    @inline(__always)
+    func withLock<Result>(_ body: (inout Value) throws -> Result) rethrows -> Result {
+        #if canImport(Darwin)
+        os_unfair_lock_lock(lock)
+        defer { os_unfair_lock_unlock(lock) }
+        #else
+        pthread_mutex_lock(lock)
+        defer { pthread_mutex_unlock(lock) }
+        #endif
+        return try body(&value)
+    }
+}

@@ -1,0 +1,64 @@
+import Testing
+
+@testable import Canopy
+
+@Suite struct WeakStoreTests {
+    @Test func weakStoreDispatchesWhileTheStoreLives() async {
+        let store = StateStore<Int, Int>(0) { state, action in state += action }
+        let weak = store.weakStore()
+        weak.dispatch(2)
+        #expect(await weak.send(3) == 5)
+        #expect(await store.state == 5)
+    }
+
+    @Test func weakStoreDoesNotKeepTheTreeAlive() async {
+        var store: StateStore<Tracked, Int>? = StateStore(Tracked()) { _, _ in }
+        let queue = store!.queue
+        let weak = store!.weakStore()
+        let state = WeakRef(await store!.state)
+        store = nil
+        await settle(queue)
+        #expect(state.object == nil)
+        #expect(await weak.state == nil)
+    }
+
+    @Test func usingAWeakStoreAfterReleaseDoesNothing() async {
+        var store: StateStore<Int, Int>? = StateStore(0) { state, action in state += action }
+        let queue = store!.queue
+        let weak = store!.weakStore()
+        let mapped = weak.map(state: { $0 * 2 })
+        store = nil
+        await settle(queue)
+        let recorder = StateRecorder<Int>()
+        weak.dispatch(1)
+        weak.subscribe(
+            observer: Observer {
+                recorder.record($0)
+                return .active
+            }
+        )
+        mapped.dispatch(1)
+        #expect(await weak.send(1) == nil)
+        #expect(await mapped.state == nil)
+        var received: [Int] = []
+        for await state in weak.states() { received.append(state) }
+        #expect(received.isEmpty)
+        await settle(queue)
+        #expect(recorder.values.isEmpty)
+    }
+
+    @Test func weakChildStoreReachesTheChild() async {
+        let root = StateStore<Int, Int>(0) { state, action in state += action }
+        let child = root.with(0) { local, action in local -= action }
+        let weak = child.weakStore()
+        let recorder = StateRecorder<Int>()
+        weak.map(state: { $0.0 + $0.1 * 10 }).subscribe(
+            observer: Observer {
+                recorder.record($0)
+                return .active
+            }
+        )
+        weak.dispatch(1)
+        #expect(await recorder.waitFor(count: 2) == [0, -9])
+    }
+}
