@@ -8,13 +8,13 @@ final class ChildNode<ParentState: Sendable, Local: Sendable, Action: Sendable>:
     typealias State = (ParentState, Local)
 
     let parent: any StoreNode<ParentState, Action>
-    let storage: QueueConfined<NodeStorage<State, Local>>
+    let storage: NodeStorage<State, Local>
     let mayReceiveAsyncActions: Bool
     private let reducer: Reducer<Local, Action>
 
     init(parent: any StoreNode<ParentState, Action>, initialState: Local, reducer: @escaping Reducer<Local, Action>) {
         self.parent = parent
-        self.storage = QueueConfined(NodeStorage(local: initialState), queue: parent.queue)
+        self.storage = NodeStorage(local: initialState, queue: parent.queue)
         self.mayReceiveAsyncActions = parent.mayReceiveAsyncActions
         self.reducer = reducer
     }
@@ -24,7 +24,7 @@ final class ChildNode<ParentState: Sendable, Local: Sendable, Action: Sendable>:
     var scheduler: any DelayScheduler { parent.scheduler }
 
     var state: State {
-        (parent.state, storage.value.local)
+        (parent.state, storage.local)
     }
 
     @discardableResult
@@ -33,13 +33,13 @@ final class ChildNode<ParentState: Sendable, Local: Sendable, Action: Sendable>:
     }
 
     func reduce(_ action: Action) {
-        reducer(&storage.value.local, action)
+        reducer(&storage.local, action)
         parent.reduce(action)
     }
 
     func parentDidChange(_ parentState: ParentState) {
-        guard hasListeners else { return }
-        publish((parentState, storage.value.local))
+        guard storage.hasListeners else { return }
+        storage.publish((parentState, storage.local))
     }
 
     func attachToParent() {

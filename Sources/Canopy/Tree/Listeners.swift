@@ -56,35 +56,34 @@ struct Listeners<State> {
         children.append(Child(node: child))
     }
 
-    /// What ``send(_:)`` found that must be tidied once the callbacks are done.
-    struct Cleanup {
-        var deadObserverIDs: [UUID] = []
-        var childrenLeft = false
-
-        var isNeeded: Bool { childrenLeft || !deadObserverIDs.isEmpty }
-    }
-
     /// Sends `state` to every observer, then to every child, and reports observers that answered
     /// `.dead` and children that are gone.
     ///
     /// It does not mutate, so the node calls it on a copy without holding access to its storage while
     /// user callbacks run: an observer may use the node again (subscribe, dispatch) while it is called.
-    func send(_ state: State) -> Cleanup {
-        var cleanup = Cleanup()
-        for entry in observers where entry.observe(state) == .dead {
-            cleanup.deadObserverIDs.append(entry.id)
+    ///
+    /// It walks the entries in place: iterating the arrays would copy every entry and, unspecialised,
+    /// go through the generic iterator.
+    func send(_ state: State) -> ListenersCleanup {
+        var cleanup = ListenersCleanup()
+        observers.withUnsafeBufferPointer { entries in
+            for index in entries.indices where entries[index].observe(state) == .dead {
+                cleanup.deadObserverIDs.append(entries[index].id)
+            }
         }
-        for child in children {
-            if let node = child.node {
-                node.parentDidChange(state)
-            } else {
-                cleanup.childrenLeft = true
+        children.withUnsafeBufferPointer { children in
+            for index in children.indices {
+                if let node = children[index].node {
+                    node.parentDidChange(state)
+                } else {
+                    cleanup.childrenLeft = true
+                }
             }
         }
         return cleanup
     }
 
-    mutating func apply(_ cleanup: Cleanup) {
+    mutating func apply(_ cleanup: ListenersCleanup) {
         if !cleanup.deadObserverIDs.isEmpty {
             observers.removeAll { cleanup.deadObserverIDs.contains($0.id) }
         }
@@ -92,4 +91,13 @@ struct Listeners<State> {
             children.removeAll { $0.node == nil }
         }
     }
+}
+
+/// What ``Listeners/send(_:)`` found that must be tidied once the callbacks are done. Not nested in the
+/// generic `Listeners`, so creating one needs no generic metadata.
+struct ListenersCleanup {
+    var deadObserverIDs: [UUID] = []
+    var childrenLeft = false
+
+    var isNeeded: Bool { childrenLeft || !deadObserverIDs.isEmpty }
 }

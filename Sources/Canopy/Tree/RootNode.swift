@@ -11,7 +11,7 @@ final class RootNode<State: Sendable, Action: Sendable>: ListeningNode {
     let queue: DispatchQueue
     let scheduler: any DelayScheduler
     let mayReceiveAsyncActions: Bool
-    let storage: QueueConfined<NodeStorage<State, State>>
+    let storage: NodeStorage<State, State>
     private let reducer: Reducer<State, Action>
     private let inbox = Inbox<Action>()
 
@@ -25,12 +25,12 @@ final class RootNode<State: Sendable, Action: Sendable>: ListeningNode {
         self.queue = queue
         self.scheduler = scheduler
         self.mayReceiveAsyncActions = ActionKind.mayBeAsyncAction(Action.self)
-        self.storage = QueueConfined(NodeStorage(local: initialState), queue: queue)
+        self.storage = NodeStorage(local: initialState, queue: queue)
         self.reducer = reducer
     }
 
     var state: State {
-        storage.value.local
+        storage.local
     }
 
     func dispatch(_ action: Action) {
@@ -48,9 +48,9 @@ final class RootNode<State: Sendable, Action: Sendable>: ListeningNode {
     }
 
     func reduce(_ action: Action) {
-        reducer(&storage.value.local, action)
-        if hasListeners {
-            publish(storage.value.local)
+        reducer(&storage.local, action)
+        if storage.hasListeners {
+            storage.publish(storage.local)
         }
     }
 
