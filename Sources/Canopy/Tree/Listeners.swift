@@ -35,7 +35,8 @@ struct Listeners<State> {
     /// Compares ids in place: iterating the array would copy, retain and release every entry.
     private func contains(id: UUID) -> Bool {
         observers.withUnsafeBufferPointer { entries in
-            for index in entries.indices where entries[index].id == id {
+            guard let first = entries.baseAddress else { return false }
+            for index in entries.indices where (first + index).pointee.id == id {
                 return true
             }
             return false
@@ -67,8 +68,10 @@ struct Listeners<State> {
     func send(_ state: State) -> ListenersCleanup {
         var cleanup = ListenersCleanup()
         observers.withUnsafeBufferPointer { entries in
-            for index in entries.indices where entries[index].observe(state) == .dead {
-                cleanup.deadObserverIDs.append(entries[index].id)
+            guard let first = entries.baseAddress else { return }
+            // `pointee` borrows the entry where `entries[index]` would copy it (a retain and a release).
+            for index in entries.indices where (first + index).pointee.observe(state) == .dead {
+                cleanup.deadObserverIDs.append((first + index).pointee.id)
             }
         }
         children.withUnsafeBufferPointer { children in
