@@ -22,9 +22,10 @@ final class NodeStorage<State, Local>: @unchecked Sendable {
     // call observers with), so accesses never overlap; that is why the dynamic exclusivity checks, about a
     // hundred instructions per access, are turned off.
     let queue: DispatchQueue
+    @exclusivity(unchecked) private var _observers: ObserverStorage<State>?
     @exclusivity(unchecked) private var _hasListeners = false
     @exclusivity(unchecked) private var _isAttached = false
-    @exclusivity(unchecked) private var _listeners = Listeners<State>()
+    @exclusivity(unchecked) private var _children = ChildList()
     @exclusivity(unchecked) private var _local: Local
 
     init(local: Local, queue: DispatchQueue) {
@@ -62,53 +63,96 @@ final class NodeStorage<State, Local>: @unchecked Sendable {
         }
     }
 
-    /// A copy of the listeners.
-    var listeners: Listeners<State> {
+    /// How many observers and children the node has.
+    var listeners: ListenerCounts {
         assertOnQueue(queue)
-        return _listeners
+        return ListenerCounts(observerCount: _observers?.count ?? 0, childCount: _children.count)
     }
 
     /// The storage itself: tests written when this was a `QueueConfined<NodeStorage>` read
     /// `storage.value.listeners`.
     var value: NodeStorage<State, Local> { self }
 
-    /// Sends `state` to the observers, then to the children, in subscription order, then drops the
-    /// observers that answered `.dead` and the children that are gone.
-    ///
-    /// It sends through a copy of the listeners and holds no access meanwhile, so an observer may use the
-    /// node again (subscribe, dispatch, cancel) while it is called. Nodes call it directly rather than
-    /// through a protocol extension, which would make the runtime look up their generic conformance on
-    /// every action.
-    func publish(_ state: State) {
-        assertOnQueue(queue)
-        let listeners = _listeners
-        let cleanup = listeners.send(state)
-        if cleanup.isNeeded {
-            apply(cleanup)
-        }
-    }
-
+    /// Adds `observer` unless one with its id is here already.
     func add(_ observer: Observer<State>) {
         assertOnQueue(queue)
-        _listeners.add(observer)
+        if let observers = _observers, observers.contains(id: observer.id) {
+            return
+        }
+        makeObserversUniqueWithRoom()
+        _observers.unsafelyUnwrapped.append(observer)
         _hasListeners = true
     }
 
+    /// Adds `child`, which must not be here already.
     func add(_ child: any StateListener<State>) {
         assertOnQueue(queue)
-        _listeners.add(child)
+        _children.add(child)
         _hasListeners = true
     }
 
     func removeObserver(id: UUID) {
         assertOnQueue(queue)
-        _listeners.remove(id: id)
-        _hasListeners = !_listeners.isEmpty
+        removeObservers(ids: [id])
     }
 
-    func apply(_ cleanup: ListenersCleanup) {
+    /// Sends `state` to the observers, then to the children, in subscription order, then drops the
+    /// observers that answered `.dead` and the children that are gone.
+    ///
+    /// No access to the storage is held while observers run (they are called from a copy of the list),
+    /// so an observer may use the node again (subscribe, dispatch, cancel). Nodes call it directly rather
+    /// than through a protocol extension, which would make the runtime look up their generic
+    /// conformance on every action.
+    func publish(_ state: State) {
         assertOnQueue(queue)
-        _listeners.apply(cleanup)
-        _hasListeners = !_listeners.isEmpty
+        // The local reference keeps the list alive, and makes an observer that subscribes or cancels
+        // meanwhile copy it rather than change it underneath.
+        let observers = _observers
+        let dead = observers?.notify(state) ?? []
+        var someChildrenGone = false
+        if !_children.isEmpty {
+            let children = _children
+            someChildrenGone = withUnsafePointer(to: state) { children.send(UnsafeRawPointer($0)) }
+        }
+        if !dead.isEmpty {
+            removeObservers(ids: dead)
+        }
+        if someChildrenGone {
+            _children.removeGone()
+            updateHasListeners()
+        }
+    }
+
+    private func removeObservers(ids: [UUID]) {
+        guard _observers?.contains(where: ids) == true else { return }
+        // Asked before binding the list to a local, which would itself be a second reference.
+        let isUnique = isKnownUniquelyReferenced(&_observers)
+        let observers = _observers.unsafelyUnwrapped
+        if isUnique {
+            observers.remove(ids: ids)
+        } else {
+            let copy = observers.copy(capacity: observers.count)
+            copy.remove(ids: ids)
+            _observers = copy
+        }
+        updateHasListeners()
+    }
+
+    /// Makes `_observers` a list that only this storage references, with room for one more.
+    private func makeObserversUniqueWithRoom() {
+        guard _observers != nil else {
+            _observers = ObserverStorage.make(capacity: 4)
+            return
+        }
+        // Asked before binding the list to a local, which would itself be a second reference.
+        let isUnique = isKnownUniquelyReferenced(&_observers)
+        let observers = _observers.unsafelyUnwrapped
+        if !isUnique || !observers.hasRoom {
+            _observers = observers.copy(capacity: observers.hasRoom ? observers.count + 1 : 2 * observers.count)
+        }
+    }
+
+    private func updateHasListeners() {
+        _hasListeners = (_observers?.count ?? 0) > 0 || !_children.isEmpty
     }
 }

@@ -37,6 +37,10 @@ final class ChildNode<ParentState: Sendable, Local: Sendable, Action: Sendable>:
         parent.reduce(action)
     }
 
+    func parentDidChange(at state: UnsafeRawPointer) {
+        parentDidChange(state.assumingMemoryBound(to: ParentState.self).pointee)
+    }
+
     func parentDidChange(_ parentState: ParentState) {
         guard storage.hasListeners else { return }
         storage.publish((parentState, storage.local))

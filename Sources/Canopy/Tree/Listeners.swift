@@ -4,103 +4,61 @@ import FoundationEssentials
 import Foundation
 #endif
 
-/// The observers and listening children of one node, in subscription order. Lives on the queue.
-struct Listeners<State> {
-    private struct Entry {
-        let id: UUID
-        let observe: Observer<State>.StateHandler
-    }
+// Who listens to a node: its observers (`ObserverStorage`) and its listening children (`ChildList`), in
+// subscription order. Both live in the node's `NodeStorage`, on the queue.
+//
+// Canopy's generic code runs unspecialised, and there every call on an array of a generic struct passes
+// that struct's metadata, which the runtime finds with a hashed lookup. So the children are kept in a
+// non-generic array, reached through `ErasedStateListener`.
 
+/// A node's listening children, held weakly, in the order they attached.
+struct ChildList {
     private struct Child {
-        weak var node: (any StateListener<State>)?
+        weak var node: (any ErasedStateListener)?
     }
 
-    private var observers: [Entry] = []
     private var children: [Child] = []
-    /// When `children` reaches this size, ``add(_:)-child`` drops the children that are gone first.
-    /// Doubling it after each pass keeps adding a child O(1) amortised however many children there are.
-    private var childPruneThreshold = 8
+    /// When `children` reaches this size, ``add(_:)`` drops the children that are gone first. Doubling it
+    /// after each pass keeps adding a child O(1) amortised however many children there are.
+    private var pruneThreshold = 8
 
-    /// Whether nobody listens, so the node's state need not be computed.
-    var isEmpty: Bool { observers.isEmpty && children.isEmpty }
+    var isEmpty: Bool { children.isEmpty }
 
-    var observerCount: Int { observers.count }
-
-    /// Adds `observer` unless one with its id is already here.
-    mutating func add(_ observer: Observer<State>) {
-        guard !contains(id: observer.id) else { return }
-        observers.append(Entry(id: observer.id, observe: observer.observe))
-    }
-
-    /// Compares ids in place: iterating the array would copy, retain and release every entry.
-    private func contains(id: UUID) -> Bool {
-        observers.withUnsafeBufferPointer { entries in
-            guard let first = entries.baseAddress else { return false }
-            for index in entries.indices where (first + index).pointee.id == id {
-                return true
-            }
-            return false
-        }
-    }
-
-    mutating func remove(id: UUID) {
-        observers.removeAll { $0.id == id }
-    }
+    var count: Int { children.count }
 
     /// Adds `child`, which must not be here already: a node attaches to its parent once
     /// (`ListeningNode.attachIfNeeded`).
-    mutating func add(_ child: any StateListener<State>) {
-        if children.count >= childPruneThreshold {
-            children.removeAll { $0.node == nil }
-            childPruneThreshold = max(8, 2 * children.count)
+    mutating func add(_ child: any ErasedStateListener) {
+        if children.count >= pruneThreshold {
+            removeGone()
+            pruneThreshold = max(8, 2 * children.count)
         }
         children.append(Child(node: child))
     }
 
-    /// Sends `state` to every observer, then to every child, and reports observers that answered
-    /// `.dead` and children that are gone.
-    ///
-    /// It does not mutate, so the node calls it on a copy without holding access to its storage while
-    /// user callbacks run: an observer may use the node again (subscribe, dispatch) while it is called.
-    ///
-    /// It walks the entries in place: iterating the arrays would copy every entry and, unspecialised,
-    /// go through the generic iterator.
-    func send(_ state: State) -> ListenersCleanup {
-        var cleanup = ListenersCleanup()
-        observers.withUnsafeBufferPointer { entries in
-            guard let first = entries.baseAddress else { return }
-            // `pointee` borrows the entry where `entries[index]` would copy it (a retain and a release).
-            for index in entries.indices where (first + index).pointee.observe(state) == .dead {
-                cleanup.deadObserverIDs.append((first + index).pointee.id)
-            }
-        }
-        children.withUnsafeBufferPointer { children in
-            for index in children.indices {
-                if let node = children[index].node {
-                    node.parentDidChange(state)
-                } else {
-                    cleanup.childrenLeft = true
-                }
-            }
-        }
-        return cleanup
+    mutating func removeGone() {
+        children.removeAll { $0.node == nil }
     }
 
-    mutating func apply(_ cleanup: ListenersCleanup) {
-        if !cleanup.deadObserverIDs.isEmpty {
-            observers.removeAll { cleanup.deadObserverIDs.contains($0.id) }
+    /// Sends the state at `state` to every child still alive; returns whether some are gone.
+    ///
+    /// Only the node whose children these are calls it, with its own state, which is every child's
+    /// `ParentState` (``ErasedStateListener``).
+    func send(_ state: UnsafeRawPointer) -> Bool {
+        var someGone = false
+        for child in children {
+            if let node = child.node {
+                node.parentDidChange(at: state)
+            } else {
+                someGone = true
+            }
         }
-        if cleanup.childrenLeft {
-            children.removeAll { $0.node == nil }
-        }
+        return someGone
     }
 }
 
-/// What ``Listeners/send(_:)`` found that must be tidied once the callbacks are done. Not nested in the
-/// generic `Listeners`, so creating one needs no generic metadata.
-struct ListenersCleanup {
-    var deadObserverIDs: [UUID] = []
-    var childrenLeft = false
-
-    var isNeeded: Bool { childrenLeft || !deadObserverIDs.isEmpty }
+/// The sizes of a node's listener lists (tests look at them).
+struct ListenerCounts {
+    var observerCount: Int
+    var childCount: Int
 }

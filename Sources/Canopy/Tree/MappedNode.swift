@@ -65,6 +65,10 @@ final class MappedNode<ParentState: Sendable, ParentAction: Sendable, State: Sen
         parent.observerRemover(id: id)
     }
 
+    func parentDidChange(at state: UnsafeRawPointer) {
+        parentDidChange(state.assumingMemoryBound(to: ParentState.self).pointee)
+    }
+
     func parentDidChange(_ parentState: ParentState) {
         guard storage.hasListeners else { return }
         storage.publish(transformState(parentState))

@@ -54,8 +54,20 @@ protocol StoreNode<State, Action>: AnyObject, Sendable {
     func addChild(_ child: any StateListener<State>)
 }
 
+/// A node that wants its parent's state whenever it changes, reachable without naming the state's type.
+///
+/// A parent keeps its children through this non-generic protocol, so walking them costs no runtime
+/// metadata lookups (see `ChildList`); the typed ``StateListener`` is what a child registers with.
+protocol ErasedStateListener: AnyObject, Sendable {
+    /// On the queue: the parent has a new state, passed by address.
+    ///
+    /// - Parameter state: Points at a value of the listener's `ParentState`: a parent only sends its own
+    ///   state, and a child registers only with a parent whose state is its `ParentState`.
+    func parentDidChange(at state: UnsafeRawPointer)
+}
+
 /// A node that wants its parent's state whenever it changes.
-protocol StateListener<ParentState>: AnyObject, Sendable {
+protocol StateListener<ParentState>: ErasedStateListener {
     associatedtype ParentState
 
     /// On the queue: the parent has a new state.
