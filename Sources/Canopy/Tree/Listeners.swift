@@ -44,16 +44,22 @@ struct ChildList {
     ///
     /// Only the node whose children these are calls it, with its own state, which is every child's
     /// `ParentState` (``ErasedStateListener``).
+    ///
+    /// It reads each weak reference in place: iterating the array would copy every entry, and copying a
+    /// weak reference is two more calls into the runtime.
     func send(_ state: UnsafeRawPointer) -> Bool {
-        var someGone = false
-        for child in children {
-            if let node = child.node {
-                node.parentDidChange(at: state)
-            } else {
-                someGone = true
+        children.withUnsafeBufferPointer { children in
+            guard let first = children.baseAddress else { return false }
+            var someGone = false
+            for index in children.indices {
+                if let node = UnsafeMutablePointer(mutating: first + index).pointee.node {
+                    node.parentDidChange(at: state)
+                } else {
+                    someGone = true
+                }
             }
+            return someGone
         }
-        return someGone
     }
 }
 
