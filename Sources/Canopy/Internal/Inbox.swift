@@ -28,6 +28,18 @@ final class Inbox<Action: Sendable>: Sendable {
         }
     }
 
+    /// Appends `action` for `receiver`, from any thread: at its turn the drain hands the action's address
+    /// to `receiver` instead of reducing it at the root.
+    ///
+    /// - Returns: `true` when the caller must schedule a drain.
+    func push(_ action: Action, for receiver: any ErasedActionReceiver) -> Bool {
+        state.withLock { state in
+            state.pending.append(action)
+            state.pending.forwards.append(InboxBuffer.Forward(position: state.pending.count - 1, receiver: receiver))
+            return state.claimDrain()
+        }
+    }
+
     /// Appends `work`, from any thread; it runs on the queue after every entry pushed before it.
     ///
     /// - Returns: `true` when the caller must schedule a drain.
@@ -66,13 +78,20 @@ final class Inbox<Action: Sendable>: Sendable {
     /// leaves `batch` empty. Entries pushed meanwhile go to the pending buffer, for the next batch.
     func run(_ batch: inout InboxBuffer, receive: (Action) -> Void) {
         let works = batch.works
+        let forwards = batch.forwards
         var nextWork = 0
+        var nextForward = 0
         for index in 0..<batch.count {
             while nextWork < works.count, works[nextWork].position == index {
                 works[nextWork].run()
                 nextWork += 1
             }
-            receive(batch.moveAction(at: index, Action.self))
+            if nextForward < forwards.count, forwards[nextForward].position == index {
+                forwards[nextForward].receiver.receiveAction(at: batch.address(of: index, Action.self))
+                nextForward += 1
+            } else {
+                receive(batch.moveAction(at: index, Action.self))
+            }
         }
         while nextWork < works.count {
             works[nextWork].run()
@@ -80,6 +99,7 @@ final class Inbox<Action: Sendable>: Sendable {
         }
         batch.count = 0
         batch.works.removeAll(keepingCapacity: true)
+        batch.forwards.removeAll(keepingCapacity: true)
     }
 }
 
@@ -110,6 +130,9 @@ struct InboxState: Sendable {
         if buffer.works.capacity > InboxBuffer.retainedCapacity {
             buffer.works = []
         }
+        if buffer.forwards.capacity > InboxBuffer.retainedCapacity {
+            buffer.forwards = []
+        }
         swap(&spare, &buffer)
     }
 }
@@ -119,11 +142,20 @@ struct InboxBuffer: @unchecked Sendable {
     // Safety: a buffer has one owner at a time: the inbox's lock while it collects pending entries or
     // waits as the spare, then the drain on the tree's queue that took it, until it hands it back
     // emptied. `actions` is memory for `capacity` values of the inbox's `Action` type, the first `count`
-    // of them initialised; only `Inbox<Action>` touches it, always with that type.
+    // of them initialised; only `Inbox<Action>` touches it, always with that type. A forwarded action's
+    // receiver (`Forward`) moves it out through `address(of:_:)` during `run`, which then treats the slot
+    // as empty like every other one it moved from.
     struct Work {
         /// The number of actions pushed before this work item.
         let position: Int
         let run: @Sendable () -> Void
+    }
+
+    /// An action pushed for a node other than the root.
+    struct Forward {
+        /// The action's index in the buffer.
+        let position: Int
+        let receiver: any ErasedActionReceiver
     }
 
     /// The capacity a buffer keeps across idle periods.
@@ -133,6 +165,7 @@ struct InboxBuffer: @unchecked Sendable {
     var capacity = 0
     var count = 0
     var works: [Work] = []
+    var forwards: [Forward] = []
 
     var isEmpty: Bool { count == 0 && works.isEmpty }
 
@@ -142,6 +175,11 @@ struct InboxBuffer: @unchecked Sendable {
         }
         slot(count, Action.self).initialize(to: action)
         count += 1
+    }
+
+    /// Where the action at `index` is, for a receiver to move it out.
+    func address<Action>(of index: Int, _: Action.Type) -> UnsafeMutableRawPointer {
+        UnsafeMutableRawPointer(slot(index, Action.self))
     }
 
     func moveAction<Action>(at index: Int, _: Action.Type) -> Action {

@@ -4,7 +4,9 @@ import Dispatch
 ///
 /// It holds its parent strongly and is held by its parent only weakly, so releasing the last handle
 /// frees the local state at once.
-final class ChildNode<ParentState: Sendable, Local: Sendable, Action: Sendable>: ListeningNode, StateListener {
+final class ChildNode<ParentState: Sendable, Local: Sendable, Action: Sendable>:
+    ListeningNode, StateListener, ErasedActionReceiver
+{
     typealias State = (ParentState, Local)
 
     let parent: any StoreNode<ParentState, Action>
@@ -30,6 +32,19 @@ final class ChildNode<ParentState: Sendable, Local: Sendable, Action: Sendable>:
     @discardableResult
     func enqueue(_ work: @escaping @Sendable () -> Void) -> Bool {
         parent.enqueue(work)
+    }
+
+    /// Sends `action` up to the root's inbox with this node as its receiver: no closure to allocate.
+    func dispatch(_ action: Action) {
+        parent.forward(action, to: self)
+    }
+
+    func forward(_ action: Action, to receiver: any ErasedActionReceiver) {
+        parent.forward(action, to: receiver)
+    }
+
+    func receiveAction(at action: UnsafeMutableRawPointer) {
+        receive(action.assumingMemoryBound(to: Action.self).move())
     }
 
     func reduce(_ action: Action) {

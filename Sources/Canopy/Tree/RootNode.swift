@@ -39,6 +39,12 @@ final class RootNode<State: Sendable, Action: Sendable>: ListeningNode {
         }
     }
 
+    func forward(_ action: Action, to receiver: any ErasedActionReceiver) {
+        if inbox.push(action, for: receiver) {
+            scheduleDrain()
+        }
+    }
+
     @discardableResult
     func enqueue(_ work: @escaping @Sendable () -> Void) -> Bool {
         if inbox.push(work: work) {
