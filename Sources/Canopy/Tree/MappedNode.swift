@@ -65,6 +65,12 @@ final class MappedNode<ParentState: Sendable, ParentAction: Sendable, State: Sen
         parent.observerRemover(id: id)
     }
 
+    // The same view over the parent's weak handle: it lives with whoever holds it (the observers it
+    // serves live in the parent), and does not keep the parent alive.
+    func weakHandle() -> any StoreNode<State, Action> {
+        MappedNode(parent: parent.weakHandle(), state: transformState, action: transformAction)
+    }
+
     func parentDidChange(at state: UnsafeRawPointer) {
         parentDidChange(state.assumingMemoryBound(to: ParentState.self).pointee)
     }

@@ -57,6 +57,12 @@ protocol StoreNode<State, Action>: AnyObject, Sendable {
 
     /// On the queue: starts sending this node's states to `child`.
     func addChild(_ child: any StateListener<State>)
+
+    /// A handle that reaches this node without keeping the tree alive, and that works for as long as
+    /// the node holding this node's observers lives (for a view, that is its parent, not the view).
+    ///
+    /// Effects and async actions send their results through it.
+    func weakHandle() -> any StoreNode<State, Action>
 }
 
 /// A node that takes its actions from the root's inbox, where they wait in raw memory.
@@ -108,6 +114,10 @@ extension StoreNode {
         }
     }
 
+    func weakHandle() -> any StoreNode<State, Action> {
+        WeakNode(self)
+    }
+
     /// On the queue: handles an action dispatched to this node: reduces it, then starts it if it is an
     /// `AsyncAction`.
     @inline(__always)
@@ -120,9 +130,9 @@ extension StoreNode {
 
     /// Runs `asyncAction` on its queue; each result goes back to this node without retaining it.
     private func execute<Async: AsyncAction>(_ asyncAction: Async) {
-        asyncAction.dispatchQueue.async { [weak self] in
+        let handle = weakHandle()
+        asyncAction.dispatchQueue.async {
             asyncAction.execute { result in
-                guard let self else { return }
                 guard let action = result as? Action else {
                     assertionFailure(
                         "AsyncAction \(Async.self) completed with \(type(of: result)), which is not an action of "
@@ -130,7 +140,7 @@ extension StoreNode {
                     )
                     return
                 }
-                self.dispatch(action)
+                handle.dispatch(action)
             }
         }
     }

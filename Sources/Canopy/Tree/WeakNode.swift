@@ -65,6 +65,10 @@ final class WeakNode<State: Sendable, Action: Sendable>: StoreNode {
         liveTarget.addChild(child)
     }
 
+    func weakHandle() -> any StoreNode<State, Action> {
+        self
+    }
+
     private var liveTarget: any StoreNode<State, Action> {
         guard let target else {
             preconditionFailure(

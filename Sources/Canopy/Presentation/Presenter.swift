@@ -1,0 +1,51 @@
+import Dispatch
+
+/// The presenter the `setPresenter` methods give a ``Presentable``.
+///
+/// It keeps the store, and, once subscribed, the subscription: its owner keeps it, so releasing the
+/// owner releases both at once. It refers to its owner weakly, and to the store's node weakly too: only
+/// `lease` keeps the store, so that it can let go of it before cancelling the subscription.
+final class Presenter<Owner: Presentable, State: Sendable, Action: Sendable>: PresenterProtocol, Sendable {
+    private weak let owner: Owner?
+    private weak let node: (any StoreNode<State, Action>)?
+    private let props: @Sendable (State, AnyStore<State, Action>) -> Owner.Props
+    private let presentationQueue: DispatchQueue
+    private let removeStateDuplicates: Equating<State>?
+    private let debounce: DebouncePolicy
+    /// Keeps the store, and the subscription once there is one.
+    private let lease: StoreLease
+
+    init(
+        owner: Owner,
+        store: AnyStore<State, Action>,
+        props: @escaping @Sendable (State, AnyStore<State, Action>) -> Owner.Props,
+        presentationQueue: DispatchQueue,
+        removeStateDuplicates: Equating<State>?,
+        debounce: DebouncePolicy
+    ) {
+        self.owner = owner
+        self.node = store.node
+        self.lease = StoreLease(store: store)
+        self.props = props
+        self.presentationQueue = presentationQueue
+        self.removeStateDuplicates = removeStateDuplicates
+        self.debounce = debounce
+    }
+
+    func subscribeToStore() {
+        guard let node else {
+            preconditionFailure("Internal inconsistency: a presenter's store was released while the presenter kept it")
+        }
+        weak let owner = self.owner
+        let started = SubscriptionPipeline(
+            node: node,
+            props: props,
+            presentationQueue: presentationQueue,
+            removeStateDuplicates: removeStateDuplicates,
+            debounce: debounce,
+            delivery: .mainActor { props in owner?.setProps(props) }
+        )
+        .makeSubscription()
+        lease.replaceSubscription(with: started)
+    }
+}

@@ -1,0 +1,14 @@
+/// Something that connects a ``Presentable`` to its store once asked to.
+///
+/// ``Presentable/setPresenter(store:props:presentationQueue:removeStateDuplicates:debounceFor:)`` makes
+/// one; nothing is subscribed until ``subscribeToStore()`` is called.
+///
+/// ```swift
+/// screen.setPresenter(store: store, props: ScreenProps.init)
+/// screen.presenter?.subscribeToStore()
+/// ```
+public protocol PresenterProtocol {
+    /// Starts delivering props to the presentable. Calling it again restarts the subscription, which
+    /// delivers the current state again.
+    func subscribeToStore()
+}

@@ -1,0 +1,229 @@
+import Dispatch
+
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
+import Foundation
+#endif
+
+/// One subscription's path from a state change to its consumer: dedup → debounce → props → delivery.
+///
+/// ```
+/// store queue:         dedup ──▶ DebounceStateMachine ──▶ (timer on the store queue, via the scheduler)
+///                                      │ deliver(state), numbered
+/// presentation queue:                  ▼ props(state, store)
+/// delivery queue:                      ▼ observe(props), unless a newer delivery went first
+/// ```
+///
+/// The node holds the pipeline (through its observer); the pipeline holds the store only through a
+/// weak handle, so a subscription never keeps its store alive and never forms a cycle with it. A
+/// subscription ends when its token is cancelled or released, when its owner object (if any) is
+/// released, or when the store goes; whichever comes first, the node drops the observer and
+/// ``Registration`` ends the pipeline.
+final class SubscriptionPipeline<State: Sendable, Action: Sendable, Props>: Sendable {
+    /// What the pipeline keeps on the store's queue.
+    private struct Storage {
+        var debouncer: DebounceStateMachine<State>
+        var lastSequence: UInt64 = 0
+    }
+
+    private let id = UUID()
+    private let flag = CancellationFlag()
+    /// Removes the observer from the node that holds it, without keeping that node alive.
+    private let removeObserver: @Sendable () -> Void
+    private let store: AnyStore<State, Action>
+    private let scheduler: any DelayScheduler
+    private let policy: DebouncePolicy
+    private let filter: DuplicateFilter<State>?
+    private let storage: QueueConfined<Storage>
+    /// The debounce timer. Started on the store's queue; cancelled from any thread when the subscription
+    /// ends, so a cancelled subscription leaves nothing scheduled.
+    private let timer = LockedValue<ScheduledWork?>(nil)
+    private let presentationQueue: DispatchQueue?
+    private let makeProps: @Sendable (State, AnyStore<State, Action>) -> Props
+    private let delivery: PropsDelivery<Props>
+    private let owner: LifetimeWatch?
+    private let sequencer = DeliverySequencer()
+
+    /// Creates a pipeline and subscribes it to `node`; it receives the node's current state first.
+    ///
+    /// - Parameters:
+    ///   - node: The store to observe. It is not retained.
+    ///   - props: Turns a state into props; it is given a handle that does not retain the store.
+    ///   - presentationQueue: Where `props` runs; `nil` runs it on the store's queue.
+    ///   - removeStateDuplicates: Drops a state equal to the last accepted one, on the store's queue.
+    ///   - debounce: When accepted states go on to `props`.
+    ///   - delivery: Where the props go.
+    ///   - owner: An object whose release ends the subscription, if any.
+    init(
+        node: any StoreNode<State, Action>,
+        props: @escaping @Sendable (State, AnyStore<State, Action>) -> Props,
+        presentationQueue: DispatchQueue?,
+        removeStateDuplicates: Equating<State>?,
+        debounce: DebouncePolicy,
+        delivery: PropsDelivery<Props>,
+        owner: AnyObject? = nil
+    ) {
+        self.removeObserver = node.observerRemover(id: id)
+        self.store = AnyStore(node: node.weakHandle())
+        self.scheduler = node.scheduler
+        self.policy = debounce
+        self.filter = removeStateDuplicates.map { DuplicateFilter($0, queue: node.queue) }
+        self.storage = QueueConfined(Storage(debouncer: DebounceStateMachine(policy: debounce)), queue: node.queue)
+        self.presentationQueue = presentationQueue
+        self.makeProps = props
+        self.delivery = delivery
+        self.owner = owner.map(LifetimeWatch.init)
+        let registration = Registration(self)
+        node.subscribe(Observer(id: id) { state in registration.pipeline.receive(state) })
+    }
+
+    /// The context of the observer the node keeps: it lives exactly as long as the node keeps the
+    /// observer, so its release tells the pipeline that the subscription is over, whatever ended it (the
+    /// store went, the owner went, the token was cancelled). A pending timer then lets go at once.
+    private final class Registration: Sendable {
+        let pipeline: SubscriptionPipeline
+
+        init(_ pipeline: SubscriptionPipeline) {
+            self.pipeline = pipeline
+        }
+
+        deinit {
+            pipeline.end()
+        }
+    }
+
+    deinit {
+        timer.withLock { $0 }?.cancel()
+    }
+
+    /// A token whose cancellation (or release) ends the subscription at once.
+    func makeSubscription() -> Subscription {
+        let removeObserver = self.removeObserver
+        // The token holds the pipeline strongly: a weak reference would give the pipeline a side table,
+        // and every state's observer call would then retain and release it the slow way. The token never
+        // holds the store, and neither does the removal work: if the store goes first, so does the
+        // observer. The timer handle lives in a lock, so it is cancelled right here, on any thread.
+        return Subscription(flag: flag) {
+            self.stopTimer()
+            removeObserver()
+        }
+    }
+
+    /// Whether deliveries may still happen.
+    private var isLive: Bool {
+        !flag.isCancelled && (owner?.isAlive ?? true)
+    }
+
+    // MARK: On the store's queue
+
+    private func receive(_ state: State) -> ObserverStatus {
+        guard !flag.isCancelled else { return .dead }
+        // A duplicate costs this one predicate call and nothing else.
+        if let filter, !filter.accepts(state) {
+            return .active
+        }
+        return accept(state)
+    }
+
+    /// The rest of `receive(_:)`, for a state that passed dedup. Kept out of line so that the duplicate
+    /// path does not set up what this part needs (generic metadata for the debounce decision).
+    @inline(never)
+    private func accept(_ state: State) -> ObserverStatus {
+        guard owner?.isAlive ?? true else {
+            end()
+            return .dead
+        }
+        let now = policy.needsClock ? scheduler.now : 0
+        perform(storage.value.debouncer.receive(state, now: now))
+        return .active
+    }
+
+    private func timerFired() {
+        timer.withLock { $0 = nil }
+        guard isLive else { return }
+        perform(storage.value.debouncer.timerFired(now: scheduler.now))
+    }
+
+    private func perform(_ decision: DebounceStateMachine<State>.Decision) {
+        switch decision {
+        case .wait:
+            break
+        case .deliver(let state):
+            present(state)
+        case .startTimer(let delay):
+            startTimer(after: delay)
+        case .deliverAndStartTimer(let state, let delay):
+            present(state)
+            startTimer(after: delay)
+        }
+    }
+
+    private func startTimer(after delay: TimeInterval) {
+        // Strong, for the same reason as in `makeSubscription()`; the timer is cancelled when the
+        // subscription ends, and otherwise holds the pipeline (never the store) for one interval at most.
+        let started = scheduler.schedule(after: delay, on: storage.queue) { self.timerFired() }
+        let previous = timer.withLock { current in
+            defer { current = started }
+            return current
+        }
+        previous?.cancel()
+    }
+
+    /// Stops everything still to come, from any thread.
+    private func end() {
+        flag.cancel()
+        stopTimer()
+    }
+
+    private func stopTimer() {
+        timer.withLock { current in
+            defer { current = nil }
+            return current
+        }?
+        .cancel()
+    }
+
+    /// Numbers the delivery, then computes its props on the presentation queue.
+    private func present(_ state: State) {
+        storage.value.lastSequence += 1
+        let sequence = storage.value.lastSequence
+        if let presentationQueue {
+            presentationQueue.async { self.computeAndDeliver(state, sequence: sequence) }
+        } else {
+            computeAndDeliver(state, sequence: sequence)
+        }
+    }
+
+    // MARK: On the presentation queue, then the delivery queue
+
+    private func computeAndDeliver(_ state: State, sequence: UInt64) {
+        guard isLive else { return }
+        let props = makeProps(state, store)
+        switch delivery {
+        case .mainActor(let observe):
+            if presentationQueue === DispatchQueue.main {
+                guard sequencer.admit(sequence) else { return }
+                MainActor.assumeIsolated { observe(props) }
+            } else {
+                let transfer = Transfer(props)
+                DispatchQueue.main.async {
+                    guard self.isLive, self.sequencer.admit(sequence) else { return }
+                    let props = transfer.take()
+                    MainActor.assumeIsolated { observe(props) }
+                }
+            }
+        case .queue(let queue, let observe):
+            if presentationQueue === queue {
+                guard sequencer.admit(sequence) else { return }
+                observe(props)
+            } else {
+                let transfer = Transfer(props)
+                queue.async {
+                    guard self.isLive, self.sequencer.admit(sequence) else { return }
+                    observe(transfer.take())
+                }
+            }
+        }
+    }
+}

@@ -1,0 +1,61 @@
+import Testing
+
+@testable import Canopy
+
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
+import Foundation
+#endif
+
+@Suite struct DebouncePolicyTests {
+    @Test func uiDebounceIsSevenMilliseconds() {
+        #expect(TimeInterval.uiDebounce == 0.007)
+    }
+
+    @Test func zeroIntervalsMeanImmediate() {
+        #expect(DebouncePolicy.debounce(for: 0) == .immediate)
+        #expect(DebouncePolicy.throttle(for: 0) == .immediate)
+        #expect(DebouncePolicy.debounce(for: 1, maxWait: 0) == .immediate)
+        #expect(DebouncePolicy.debounce(for: 1) != .immediate)
+    }
+
+    @Test func negativeDebounceTraps() async {
+        await #expect(processExitsWith: .failure) {
+            _ = DebouncePolicy.debounce(for: -1)
+        }
+    }
+
+    @Test func nanMaxWaitTraps() async {
+        await #expect(processExitsWith: .failure) {
+            _ = DebouncePolicy.debounce(for: 1, maxWait: .nan)
+        }
+    }
+
+    @Test func negativeThrottleTraps() async {
+        await #expect(processExitsWith: .failure) {
+            _ = DebouncePolicy.throttle(for: -0.5)
+        }
+    }
+
+    @Test func negativeDebounceForInSubscribeTraps() async {
+        await #expect(processExitsWith: .failure) {
+            final class Screen: UIStateObserver {}
+            let store = StateStore<Int, Int>(0) { state, action in state += action }
+            Screen().subscribe(store: store, props: { state, _ in state }, debounceFor: -1, observe: { _ in })
+        }
+    }
+
+    @Test func nanDebounceForInSetPresenterTraps() async {
+        await #expect(processExitsWith: .failure) {
+            await MainActor.run {
+                final class Screen: Presentable {
+                    var presenter: (any PresenterProtocol)?
+                    func setProps(_ props: Int) {}
+                }
+                let store = StateStore<Int, Int>(0) { state, action in state += action }
+                Screen().setPresenter(store: store, props: { state, _ in state }, debounceFor: .nan)
+            }
+        }
+    }
+}

@@ -1,0 +1,148 @@
+import Testing
+
+@testable import Canopy
+
+@Suite struct DebounceStateMachineTests {
+    typealias Machine = DebounceStateMachine<Int>
+
+    @Test func immediateDeliversEveryValueWithoutATimer() {
+        var machine = Machine(policy: .immediate)
+        #expect(machine.receive(1, now: 0) == .deliver(1))
+        #expect(machine.receive(2, now: 0) == .deliver(2))
+        #expect(machine.timerFired(now: 0) == .wait)
+    }
+
+    @Test func trailingBurstAsksForOneTimerAndDeliversTheLastValue() {
+        var machine = Machine(policy: .debounce(for: 1))
+        #expect(machine.receive(1, now: 0) == .startTimer(after: 1))
+        #expect(machine.receive(2, now: 0.25) == .wait)
+        #expect(machine.receive(3, now: 0.5) == .wait)
+        // The timer fires at 1, but the last value asked for quiet until 1.5.
+        #expect(machine.timerFired(now: 1) == .startTimer(after: 0.5))
+        #expect(machine.timerFired(now: 1.5) == .deliver(3))
+        #expect(!machine.hasPending)
+    }
+
+    @Test func trailingStartsAFreshWindowAfterDelivering() {
+        var machine = Machine(policy: .debounce(for: 1))
+        _ = machine.receive(1, now: 0)
+        #expect(machine.timerFired(now: 1) == .deliver(1))
+        #expect(machine.receive(2, now: 5) == .startTimer(after: 1))
+        #expect(machine.timerFired(now: 6) == .deliver(2))
+    }
+
+    @Test func trailingDeliversOnATimerArmedForTheDeadlineEvenIfTheClockReadsEarly() {
+        var machine = Machine(policy: .debounce(for: 0.007))
+        #expect(machine.receive(1, now: 0.1) == .startTimer(after: 0.007))
+        #expect(machine.timerFired(now: 0.1 + 0.006_999_999) == .deliver(1))
+    }
+
+    @Test func rearmedTimerNeverLandsAfterTheDeadline() {
+        var machine = Machine(policy: .debounce(for: 0.1))
+        #expect(machine.receive(1, now: 0.1) == .startTimer(after: 0.1))
+        #expect(machine.receive(2, now: 0.15) == .wait)
+        let now = 0.1 + 0.1
+        guard case .startTimer(let delay) = machine.timerFired(now: now) else {
+            Issue.record("expected the timer to be restarted")
+            return
+        }
+        #expect(now + delay <= 0.15 + 0.1)
+        #expect(machine.timerFired(now: now + delay) == .deliver(2))
+    }
+
+    @Test func staleTimerDoesNothing() {
+        var machine = Machine(policy: .debounce(for: 1))
+        #expect(machine.timerFired(now: 3) == .wait)
+        var throttle = Machine(policy: .throttle(for: 1))
+        #expect(throttle.timerFired(now: 3) == .wait)
+    }
+
+    @Test func maxWaitDeliversUnderASteadyStream() {
+        var machine = Machine(policy: .debounce(for: 0.25, maxWait: 1))
+        var delivered: [(value: Int, at: Double)] = []
+        var timerDue: Double?
+        // A value every 0.125 s for 4 s: the stream never pauses for 0.25 s.
+        for step in 0...32 {
+            let now = Double(step) * 0.125
+            if let due = timerDue, due <= now {
+                timerDue = nil
+                record(machine.timerFired(now: due), at: due)
+            }
+            record(machine.receive(step, now: now), at: now)
+        }
+
+        func record(_ decision: Machine.Decision, at now: Double) {
+            switch decision {
+            case .wait: break
+            case .deliver(let value): delivered.append((value, now))
+            case .startTimer(let delay): timerDue = now + delay
+            case .deliverAndStartTimer(let value, let delay):
+                delivered.append((value, now))
+                timerDue = now + delay
+            }
+        }
+
+        #expect(delivered.map(\.value) == [7, 15, 23, 31])
+        #expect(delivered.map(\.at) == [1, 2, 3, 4])
+    }
+
+    @Test func withoutMaxWaitASteadyStreamDeliversNothing() {
+        var machine = Machine(policy: .debounce(for: 0.25))
+        var timerDue: Double?
+        for step in 0...32 {
+            let now = Double(step) * 0.125
+            if let due = timerDue, due <= now {
+                timerDue = nil
+                switch machine.timerFired(now: due) {
+                case .startTimer(let delay): timerDue = due + delay
+                case let other: Issue.record("unexpected \(other)")
+                }
+            }
+            if case .startTimer(let delay) = machine.receive(step, now: now) {
+                timerDue = now + delay
+            }
+        }
+        #expect(machine.hasPending)
+    }
+
+    @Test func maxWaitShorterThanTheIntervalCapsTheFirstWait() {
+        var machine = Machine(policy: .debounce(for: 1, maxWait: 0.5))
+        #expect(machine.receive(1, now: 0) == .startTimer(after: 0.5))
+        #expect(machine.timerFired(now: 0.5) == .deliver(1))
+    }
+
+    @Test func throttleDeliversTheFirstValueAtOnceAndTheLastAtTheEndOfTheInterval() {
+        var machine = Machine(policy: .throttle(for: 1))
+        #expect(machine.receive(1, now: 0) == .deliverAndStartTimer(1, after: 1))
+        #expect(machine.receive(2, now: 0.25) == .wait)
+        #expect(machine.receive(3, now: 0.5) == .wait)
+        #expect(machine.timerFired(now: 1) == .deliverAndStartTimer(3, after: 1))
+        // Nothing arrived in the second interval: it closes, and the next value goes out at once.
+        #expect(machine.timerFired(now: 2) == .wait)
+        #expect(machine.receive(4, now: 2.5) == .deliverAndStartTimer(4, after: 1))
+    }
+
+    @Test func throttleDeliversAtMostOncePerInterval() {
+        var machine = Machine(policy: .throttle(for: 1))
+        var deliveries: [Double] = []
+        var timerDue: Double?
+        for step in 0...40 {
+            let now = Double(step) * 0.125
+            if let due = timerDue, due <= now {
+                timerDue = nil
+                if case .deliverAndStartTimer(_, let delay) = machine.timerFired(now: due) {
+                    deliveries.append(due)
+                    timerDue = due + delay
+                }
+            }
+            switch machine.receive(step, now: now) {
+            case .deliverAndStartTimer(_, let delay):
+                deliveries.append(now)
+                timerDue = now + delay
+            case .wait: break
+            case let other: Issue.record("unexpected \(other)")
+            }
+        }
+        #expect(deliveries == [0, 1, 2, 3, 4, 5])
+    }
+}
