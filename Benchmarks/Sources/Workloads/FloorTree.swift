@@ -12,6 +12,12 @@ struct FloorTree {
 
     private(set) var root = 0
     private(set) var children: [Child] = []
+    /// Something to release with the tree (W4's teardown signal).
+    private let retained: AnyObject?
+
+    init(retaining retained: AnyObject? = nil) {
+        self.retained = retained
+    }
 
     /// Adds a child and returns its index.
     mutating func addChild() -> Int {
@@ -43,10 +49,11 @@ final class FloorQueueTree: @unchecked Sendable {
     // Safety: `tree` is used only inside blocks run on `queue`, a serial queue, which serialises every
     // access and orders it before any `queue.sync` that reads it back.
     private let queue: DispatchQueue
-    private var tree = FloorTree()
+    private var tree: FloorTree
 
-    init() {
+    init(retaining retained: (AnyObject & Sendable)? = nil) {
         self.queue = DispatchQueue(label: "floor-queue", qos: .userInteractive)
+        self.tree = FloorTree(retaining: retained)
     }
 
     /// Adds a child on the queue; its index is the number of children added before it.

@@ -1,4 +1,11 @@
 import Canopy
+import Dispatch
+
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
 
 /// What one W4 run left on the heap, per subscriber and per child store with one observer.
 public struct MemoryResult: Sendable {
@@ -40,20 +47,44 @@ public enum W4Memory {
     /// - Returns: What each subscriber and each child kept on the heap, if a ``HeapCounter`` is installed.
     /// - Throws: ``CheckFailure`` when the result does not match what the actions imply.
     public static func run(_ system: System, count: Int = defaultCount) throws(CheckFailure) -> MemoryResult {
-        MemoryResult(
-            count: count,
-            subscribers: try subscribers(system, count: count),
-            children: try children(system, count: count)
-        )
+        // Each part is measured after the previous one's stores are gone: a tree is freed on its queue's
+        // thread, and frees from it landing in the next part's region would be subtracted from it.
+        let subscriberHeap: HeapDelta? = try afterTeardown { signal throws(CheckFailure) -> HeapDelta? in
+            try subscribers(system, count: count, signal: signal)
+        }
+        let childHeap: HeapDelta? = try afterTeardown { signal throws(CheckFailure) -> HeapDelta? in
+            try children(system, count: count, signal: signal)
+        }
+        return MemoryResult(count: count, subscribers: subscriberHeap, children: childHeap)
     }
 
-    private static func subscribers(_ system: System, count: Int) throws(CheckFailure) -> HeapDelta? {
+    /// Runs `part` with a signal that its stores' reducers capture, then waits until they are all freed.
+    private static func afterTeardown<Result>(
+        _ part: (ReleaseSignal) throws(CheckFailure) -> Result
+    ) throws(CheckFailure) -> Result {
+        let released = DispatchSemaphore(value: 0)
+        let result = try part(ReleaseSignal(released))
+        released.wait()
+        // The signal goes when a store releases its reducer; the rest of its teardown finishes on the
+        // same thread right after.
+        usleep(5_000)
+        return result
+    }
+
+    private static func subscribers(
+        _ system: System,
+        count: Int,
+        signal: ReleaseSignal
+    ) throws(CheckFailure) -> HeapDelta? {
         let tally = Deliveries()
         let heap: HeapDelta?
         let final: Int
         switch system {
         case .floorSync:
-            var store = FloorStore<Int, Increment>(0) { state, _ in state += 1 }
+            var store = FloorStore<Int, Increment>(0) { state, _ in
+                signal.keep()
+                state += 1
+            }
             (_, heap) = AllocationCounter.measure {
                 for index in 0..<count {
                     store.subscribe { _ in tally.record(index) }
@@ -62,7 +93,10 @@ public enum W4Memory {
             store.dispatch(Increment())
             final = store.state
         case .floorQueue:
-            let store = FloorQueueStore<Int, Increment>(0) { state, _ in state += 1 }
+            let store = FloorQueueStore<Int, Increment>(0) { state, _ in
+                signal.keep()
+                state += 1
+            }
             (_, heap) = AllocationCounter.measure {
                 for index in 0..<count {
                     store.subscribe { _ in tally.record(index) }
@@ -72,7 +106,10 @@ public enum W4Memory {
             store.dispatch(Increment())
             final = store.settledState()
         case .canopy:
-            let store = StateStore<Int, Increment>(0) { state, _ in state += 1 }
+            let store = StateStore<Int, Increment>(0) { state, _ in
+                signal.keep()
+                state += 1
+            }
             _ = store.settledState()
             (_, heap) = AllocationCounter.measure {
                 for index in 0..<count {
@@ -83,7 +120,7 @@ public enum W4Memory {
                         }
                     )
                 }
-                _ = store.settledState()
+                settleAndRelease(store)
             }
             store.dispatch(Increment())
             final = store.settledState()
@@ -93,13 +130,17 @@ public enum W4Memory {
         return heap
     }
 
-    private static func children(_ system: System, count: Int) throws(CheckFailure) -> HeapDelta? {
+    private static func children(
+        _ system: System,
+        count: Int,
+        signal: ReleaseSignal
+    ) throws(CheckFailure) -> HeapDelta? {
         let tally = Deliveries()
         let heap: HeapDelta?
         var locals: [Int] = []
         switch system {
         case .floorSync:
-            var tree = FloorTree()
+            var tree = FloorTree(retaining: signal)
             (_, heap) = AllocationCounter.measure {
                 for index in 0..<count {
                     let child = tree.addChild()
@@ -109,7 +150,7 @@ public enum W4Memory {
             tree.dispatch(toChild: 0)
             locals = tree.children.map(\.local)
         case .floorQueue:
-            let tree = FloorQueueTree()
+            let tree = FloorQueueTree(retaining: signal)
             (_, heap) = AllocationCounter.measure {
                 for index in 0..<count {
                     tree.addChild(observers: [{ _ in tally.record(index) }])
@@ -119,7 +160,10 @@ public enum W4Memory {
             tree.dispatch(toChild: 0)
             locals = tree.settledState().locals
         case .canopy:
-            let root = StateStore<Int, Increment>(0) { state, _ in state += 1 }
+            let root = StateStore<Int, Increment>(0) { state, _ in
+                signal.keep()
+                state += 1
+            }
             _ = root.settledState()
             // The harness's own array of handles is allocated before the measured region.
             var stores: [StateStore<(Int, Int), Increment>] = []
@@ -135,7 +179,7 @@ public enum W4Memory {
                     )
                     stores.append(store)
                 }
-                _ = root.settledState()
+                settleAndRelease(root)
             }
             stores[0].dispatch(Increment())
             locals = stores.map { $0.settledState().1 }
@@ -145,6 +189,16 @@ public enum W4Memory {
         try tally.check(observers: count, statesEach: 2, name, system)
         return heap
     }
+}
+
+/// Returns once everything enqueued on `store` before has run and been released.
+///
+/// The reply to one `settledState()` can wake the harness while the drain that carried it is still
+/// finishing its batch, before it has released the batch's work items (the subscribe calls); a heap
+/// reading taken then counts them. A second round trip goes into a later batch, after the first is gone.
+private func settleAndRelease<State, Action>(_ store: StateStore<State, Action>) {
+    _ = store.settledState()
+    _ = store.settledState()
 }
 
 /// Counts the states W4's observers receive; each observer adds its own index, so the sum shows that
@@ -169,4 +223,20 @@ final class Deliveries: @unchecked Sendable {
             "observers got \(count) states (index sum \(indexSum)), expected \(statesEach * observers) (\(expectedSum))"
         )
     }
+}
+
+/// Signals a semaphore when released; W4's stores capture it to tell when they are gone.
+final class ReleaseSignal: Sendable {
+    private let semaphore: DispatchSemaphore
+
+    init(_ semaphore: DispatchSemaphore) {
+        self.semaphore = semaphore
+    }
+
+    deinit {
+        semaphore.signal()
+    }
+
+    /// Does nothing; a closure that calls it keeps the signal alive.
+    func keep() {}
 }
