@@ -141,7 +141,8 @@ final class NodeStorage<State, Local>: @unchecked Sendable {
     /// Makes `_observers` a list that only this storage references, with room for one more.
     private func makeObserversUniqueWithRoom() {
         guard _observers != nil else {
-            _observers = ObserverStorage.make(capacity: 4)
+            // Most nodes have one or two observers; the list doubles when it must.
+            _observers = ObserverStorage.make(capacity: 1)
             return
         }
         // Asked before binding the list to a local, which would itself be a second reference.
