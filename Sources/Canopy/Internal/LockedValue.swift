@@ -16,12 +16,14 @@ final class LockedValue<Value>: @unchecked Sendable {
     // Safety: `value` is read and written only inside `withLock`, between lock and unlock of `lock`,
     // which serialises every access. The lock lives in memory this object allocates once and never
     // moves. `Value` must be Sendable for the box to be shared (see the conditional init below).
+    // Accesses to `value` cannot overlap: each happens under the lock, which is not recursive, so the
+    // dynamic exclusivity check (about a hundred instructions, on every dispatch) is turned off.
     #if canImport(Darwin)
     private let lock: UnsafeMutablePointer<os_unfair_lock>
     #else
     private let lock: UnsafeMutablePointer<pthread_mutex_t>
     #endif
-    private var value: Value
+    @exclusivity(unchecked) private var value: Value
 
     init(_ value: Value) where Value: Sendable {
         self.value = value

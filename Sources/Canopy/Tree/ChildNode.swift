@@ -4,17 +4,19 @@ import Dispatch
 ///
 /// It holds its parent strongly and is held by its parent only weakly, so releasing the last handle
 /// frees the local state at once.
-final class ChildNode<ParentState: Sendable, Local: Sendable, Action: Sendable>: ListeningNode, StateListener {
+final class ChildNode<ParentState: Sendable, Local: Sendable, Action: Sendable>:
+    ListeningNode, StateListener, ErasedActionReceiver
+{
     typealias State = (ParentState, Local)
 
     let parent: any StoreNode<ParentState, Action>
-    let storage: QueueConfined<NodeStorage<State, Local>>
+    let storage: NodeStorage<State, Local>
     let mayReceiveAsyncActions: Bool
     private let reducer: Reducer<Local, Action>
 
     init(parent: any StoreNode<ParentState, Action>, initialState: Local, reducer: @escaping Reducer<Local, Action>) {
         self.parent = parent
-        self.storage = QueueConfined(NodeStorage(local: initialState), queue: parent.queue)
+        self.storage = NodeStorage(local: initialState, queue: parent.queue)
         self.mayReceiveAsyncActions = parent.mayReceiveAsyncActions
         self.reducer = reducer
     }
@@ -24,7 +26,7 @@ final class ChildNode<ParentState: Sendable, Local: Sendable, Action: Sendable>:
     var scheduler: any DelayScheduler { parent.scheduler }
 
     var state: State {
-        (parent.state, storage.value.local)
+        (parent.state, storage.local)
     }
 
     @discardableResult
@@ -32,14 +34,31 @@ final class ChildNode<ParentState: Sendable, Local: Sendable, Action: Sendable>:
         parent.enqueue(work)
     }
 
+    /// Sends `action` up to the root's inbox with this node as its receiver: no closure to allocate.
+    func dispatch(_ action: Action) {
+        parent.forward(action, to: self)
+    }
+
+    func forward(_ action: Action, to receiver: any ErasedActionReceiver) {
+        parent.forward(action, to: receiver)
+    }
+
+    func receiveAction(at action: UnsafeMutableRawPointer) {
+        receive(action.assumingMemoryBound(to: Action.self).move())
+    }
+
     func reduce(_ action: Action) {
-        reducer(&storage.value.local, action)
+        reducer(&storage.local, action)
         parent.reduce(action)
     }
 
+    func parentDidChange(at state: UnsafeRawPointer) {
+        parentDidChange(state.assumingMemoryBound(to: ParentState.self).pointee)
+    }
+
     func parentDidChange(_ parentState: ParentState) {
-        guard hasListeners else { return }
-        publish((parentState, storage.value.local))
+        guard storage.hasListeners else { return }
+        storage.publish((parentState, storage.local))
     }
 
     func attachToParent() {

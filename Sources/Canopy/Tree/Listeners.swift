@@ -4,75 +4,67 @@ import FoundationEssentials
 import Foundation
 #endif
 
-/// The observers and listening children of one node, in subscription order. Lives on the queue.
-struct Listeners<State> {
-    private struct Entry {
-        let id: UUID
-        let observe: Observer<State>.StateHandler
-    }
+// Who listens to a node: its observers (`ObserverStorage`) and its listening children (`ChildList`), in
+// subscription order. Both live in the node's `NodeStorage`, on the queue.
+//
+// Canopy's generic code runs unspecialised, and there every call on an array of a generic struct passes
+// that struct's metadata, which the runtime finds with a hashed lookup. So the children are kept in a
+// non-generic array, reached through `ErasedStateListener`.
 
+/// A node's listening children, held weakly, in the order they attached.
+struct ChildList {
     private struct Child {
-        weak var node: (any StateListener<State>)?
+        weak var node: (any ErasedStateListener)?
     }
 
-    private var observers: [Entry] = []
     private var children: [Child] = []
+    /// When `children` reaches this size, ``add(_:)`` drops the children that are gone first. Doubling it
+    /// after each pass keeps adding a child O(1) amortised however many children there are.
+    private var pruneThreshold = 8
 
-    /// Whether nobody listens, so the node's state need not be computed.
-    var isEmpty: Bool { observers.isEmpty && children.isEmpty }
+    var isEmpty: Bool { children.isEmpty }
 
-    var observerCount: Int { observers.count }
+    var count: Int { children.count }
 
-    /// Adds `observer` unless one with its id is already here.
-    mutating func add(_ observer: Observer<State>) {
-        guard !observers.contains(where: { $0.id == observer.id }) else { return }
-        observers.append(Entry(id: observer.id, observe: observer.observe))
-    }
-
-    mutating func remove(id: UUID) {
-        observers.removeAll { $0.id == id }
-    }
-
-    mutating func add(_ child: any StateListener<State>) {
-        children.removeAll { $0.node == nil }
-        guard !children.contains(where: { $0.node === child }) else { return }
+    /// Adds `child`, which must not be here already: a node attaches to its parent once
+    /// (`ListeningNode.attachIfNeeded`).
+    mutating func add(_ child: any ErasedStateListener) {
+        if children.count >= pruneThreshold {
+            removeGone()
+            pruneThreshold = max(8, 2 * children.count)
+        }
         children.append(Child(node: child))
     }
 
-    /// What ``send(_:)`` found that must be tidied once the callbacks are done.
-    struct Cleanup {
-        var deadObserverIDs: [UUID] = []
-        var childrenLeft = false
-
-        var isNeeded: Bool { childrenLeft || !deadObserverIDs.isEmpty }
+    mutating func removeGone() {
+        children.removeAll { $0.node == nil }
     }
 
-    /// Sends `state` to every observer, then to every child, and reports observers that answered
-    /// `.dead` and children that are gone.
+    /// Sends the state at `state` to every child still alive; returns whether some are gone.
     ///
-    /// It does not mutate, so the node calls it on a copy without holding access to its storage while
-    /// user callbacks run: an observer may use the node again (subscribe, dispatch) while it is called.
-    func send(_ state: State) -> Cleanup {
-        var cleanup = Cleanup()
-        for entry in observers where entry.observe(state) == .dead {
-            cleanup.deadObserverIDs.append(entry.id)
-        }
-        for child in children {
-            if let node = child.node {
-                node.parentDidChange(state)
-            } else {
-                cleanup.childrenLeft = true
+    /// Only the node whose children these are calls it, with its own state, which is every child's
+    /// `ParentState` (``ErasedStateListener``).
+    ///
+    /// It reads each weak reference in place: iterating the array would copy every entry, and copying a
+    /// weak reference is two more calls into the runtime.
+    func send(_ state: UnsafeRawPointer) -> Bool {
+        children.withUnsafeBufferPointer { children in
+            guard let first = children.baseAddress else { return false }
+            var someGone = false
+            for index in children.indices {
+                if let node = UnsafeMutablePointer(mutating: first + index).pointee.node {
+                    node.parentDidChange(at: state)
+                } else {
+                    someGone = true
+                }
             }
+            return someGone
         }
-        return cleanup
     }
+}
 
-    mutating func apply(_ cleanup: Cleanup) {
-        if !cleanup.deadObserverIDs.isEmpty {
-            observers.removeAll { cleanup.deadObserverIDs.contains($0.id) }
-        }
-        if cleanup.childrenLeft {
-            children.removeAll { $0.node == nil }
-        }
-    }
+/// The sizes of a node's listener lists (tests look at them).
+struct ListenerCounts {
+    var observerCount: Int
+    var childCount: Int
 }

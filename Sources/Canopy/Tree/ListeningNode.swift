@@ -6,19 +6,11 @@ import FoundationEssentials
 import Foundation
 #endif
 
-/// What a node keeps on the queue: its own slice of state and who listens to it.
-struct NodeStorage<State, Local> {
-    var local: Local
-    var listeners = Listeners<State>()
-    /// Whether the node has registered with its parent to receive state changes.
-    var isAttached = false
-}
-
 /// A node that owns observers and children (every node but a weak handle).
 protocol ListeningNode: StoreNode {
     associatedtype Local
 
-    var storage: QueueConfined<NodeStorage<State, Local>> { get }
+    var storage: NodeStorage<State, Local> { get }
 
     /// On the queue: asks the parent to send state changes to this node. Called once, when the node
     /// gets its first listener, so nodes nobody listens to cost nothing on each action.
@@ -28,38 +20,24 @@ protocol ListeningNode: StoreNode {
 extension ListeningNode {
     func addObserver(_ observer: Observer<State>) {
         attachIfNeeded()
-        storage.value.listeners.add(observer)
+        storage.add(observer)
         if observer.observe(state) == .dead {
-            storage.value.listeners.remove(id: observer.id)
+            storage.removeObserver(id: observer.id)
         }
     }
 
     func removeObserver(id: UUID) {
-        storage.value.listeners.remove(id: id)
+        storage.removeObserver(id: id)
     }
 
     func addChild(_ child: any StateListener<State>) {
         attachIfNeeded()
-        storage.value.listeners.add(child)
-    }
-
-    /// On the queue: whether anyone listens to this node's state.
-    var hasListeners: Bool {
-        !storage.value.listeners.isEmpty
-    }
-
-    /// On the queue: sends `state` to the observers, then the children.
-    func publish(_ state: State) {
-        let listeners = storage.value.listeners
-        let cleanup = listeners.send(state)
-        if cleanup.isNeeded {
-            storage.value.listeners.apply(cleanup)
-        }
+        storage.add(child)
     }
 
     private func attachIfNeeded() {
-        guard !storage.value.isAttached else { return }
-        storage.value.isAttached = true
+        guard !storage.isAttached else { return }
+        storage.isAttached = true
         attachToParent()
     }
 }

@@ -18,7 +18,7 @@ final class MappedNode<ParentState: Sendable, ParentAction: Sendable, State: Sen
     typealias Local = Void
 
     let parent: any StoreNode<ParentState, ParentAction>
-    let storage: QueueConfined<NodeStorage<State, Void>>
+    let storage: NodeStorage<State, Void>
     let mayReceiveAsyncActions: Bool
     private let transformState: @Sendable (ParentState) -> State
     private let transformAction: @Sendable (Action) -> ParentAction
@@ -29,7 +29,7 @@ final class MappedNode<ParentState: Sendable, ParentAction: Sendable, State: Sen
         action transformAction: @escaping @Sendable (Action) -> ParentAction
     ) {
         self.parent = parent
-        self.storage = QueueConfined(NodeStorage(local: ()), queue: parent.queue)
+        self.storage = NodeStorage(local: (), queue: parent.queue)
         self.mayReceiveAsyncActions = ActionKind.mayBeAsyncAction(Action.self)
         self.transformState = transformState
         self.transformAction = transformAction
@@ -71,9 +71,13 @@ final class MappedNode<ParentState: Sendable, ParentAction: Sendable, State: Sen
         MappedNode(parent: parent.weakHandle(), state: transformState, action: transformAction)
     }
 
+    func parentDidChange(at state: UnsafeRawPointer) {
+        parentDidChange(state.assumingMemoryBound(to: ParentState.self).pointee)
+    }
+
     func parentDidChange(_ parentState: ParentState) {
-        guard hasListeners else { return }
-        publish(transformState(parentState))
+        guard storage.hasListeners else { return }
+        storage.publish(transformState(parentState))
     }
 
     func attachToParent() {

@@ -8,25 +8,12 @@ import Dispatch
 final class RootNode<State: Sendable, Action: Sendable>: ListeningNode {
     typealias Local = State
 
-    private enum Entry: Sendable {
-        case action(Action)
-        case work(@Sendable () -> Void)
-    }
-
-    private struct Inbox: Sendable {
-        var pending: [Entry] = []
-        /// An empty buffer with capacity, handed back and forth so a steady stream allocates nothing.
-        var spare: [Entry] = []
-        /// Whether a drain is scheduled or running; producers schedule one only when it is `false`.
-        var isDraining = false
-    }
-
     let queue: DispatchQueue
     let scheduler: any DelayScheduler
     let mayReceiveAsyncActions: Bool
-    let storage: QueueConfined<NodeStorage<State, State>>
+    let storage: NodeStorage<State, State>
     private let reducer: Reducer<State, Action>
-    private let inbox = LockedValue(Inbox())
+    private let inbox = Inbox<Action>()
 
     init(
         initialState: State,
@@ -38,76 +25,53 @@ final class RootNode<State: Sendable, Action: Sendable>: ListeningNode {
         self.queue = queue
         self.scheduler = scheduler
         self.mayReceiveAsyncActions = ActionKind.mayBeAsyncAction(Action.self)
-        self.storage = QueueConfined(NodeStorage(local: initialState), queue: queue)
+        self.storage = NodeStorage(local: initialState, queue: queue)
         self.reducer = reducer
     }
 
     var state: State {
-        storage.value.local
+        storage.local
     }
 
     func dispatch(_ action: Action) {
-        push(.action(action))
+        if inbox.push(action) {
+            scheduleDrain()
+        }
+    }
+
+    func forward(_ action: Action, to receiver: any ErasedActionReceiver) {
+        if inbox.push(action, for: receiver) {
+            scheduleDrain()
+        }
     }
 
     @discardableResult
     func enqueue(_ work: @escaping @Sendable () -> Void) -> Bool {
-        push(.work(work))
+        if inbox.push(work: work) {
+            scheduleDrain()
+        }
         return true
     }
 
     func reduce(_ action: Action) {
-        reducer(&storage.value.local, action)
-        if hasListeners {
-            publish(storage.value.local)
+        reducer(&storage.local, action)
+        if storage.hasListeners {
+            storage.publish(storage.local)
         }
     }
 
     func attachToParent() {}
 
-    private func push(_ entry: Entry) {
-        let needsDrain = inbox.withLock { inbox in
-            inbox.pending.append(entry)
-            guard !inbox.isDraining else { return false }
-            inbox.isDraining = true
-            return true
-        }
-        if needsDrain {
-            queue.async { self.drain() }
-        }
+    private func scheduleDrain() {
+        queue.async { self.drain() }
     }
 
     /// On the queue: runs everything in the inbox, including what arrives meanwhile, in arrival order.
     private func drain() {
         assertOnQueue(queue)
-        var batch = inbox.withLock { inbox in
-            defer { inbox.spare = [] }
-            return inbox.spare
-        }
-        while takePending(into: &batch) {
-            for entry in batch {
-                switch entry {
-                case .action(let action):
-                    receive(action)
-                case .work(let work):
-                    work()
-                }
-            }
-            batch.removeAll(keepingCapacity: true)
-        }
-    }
-
-    /// Swaps the pending entries into `batch`, or, when there are none, ends the drain and keeps `batch`
-    /// as the spare buffer.
-    private func takePending(into batch: inout [Entry]) -> Bool {
-        inbox.withLock { inbox in
-            if inbox.pending.isEmpty {
-                inbox.isDraining = false
-                swap(&inbox.spare, &batch)
-                return false
-            }
-            swap(&inbox.pending, &batch)
-            return true
+        var batch = inbox.takeSpare()
+        while inbox.take(&batch) {
+            inbox.run(&batch) { receive($0) }
         }
     }
 }

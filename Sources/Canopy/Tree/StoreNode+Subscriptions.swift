@@ -19,7 +19,7 @@ extension StoreNode {
     ) -> Subscription {
         let flag = CancellationFlag()
         let id = UUID()
-        let filter = equating.map { DuplicateFilter($0, queue: queue) }
+        let filter = equating.map { StateDeduplicator($0, queue: queue) }
         subscribe(
             Observer(id: id) { state in
                 guard !flag.isCancelled else { return .dead }

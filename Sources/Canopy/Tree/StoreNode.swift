@@ -33,6 +33,11 @@ protocol StoreNode<State, Action>: AnyObject, Sendable {
     /// Enqueues `action` for this node, from any thread.
     func dispatch(_ action: Action)
 
+    /// Enqueues `action` for `receiver`, a node below this one with the same action type, from any
+    /// thread. Through the root's inbox it costs no allocation; a node that changes the action type on
+    /// the way up wraps it in a work item instead.
+    func forward(_ action: Action, to receiver: any ErasedActionReceiver)
+
     /// On the queue: runs this node's reducer and its ancestors' (leaf first), then publishes the new
     /// state from the root down.
     func reduce(_ action: Action)
@@ -60,8 +65,29 @@ protocol StoreNode<State, Action>: AnyObject, Sendable {
     func weakHandle() -> any StoreNode<State, Action>
 }
 
+/// A node that takes its actions from the root's inbox, where they wait in raw memory.
+protocol ErasedActionReceiver: AnyObject, Sendable {
+    /// On the queue: moves the action out of `action` and handles it as if dispatched to this node.
+    ///
+    /// - Parameter action: Points at an initialised value of the receiver's `Action`, which is left
+    ///   uninitialised.
+    func receiveAction(at action: UnsafeMutableRawPointer)
+}
+
+/// A node that wants its parent's state whenever it changes, reachable without naming the state's type.
+///
+/// A parent keeps its children through this non-generic protocol, so walking them costs no runtime
+/// metadata lookups (see `ChildList`); the typed ``StateListener`` is what a child registers with.
+protocol ErasedStateListener: AnyObject, Sendable {
+    /// On the queue: the parent has a new state, passed by address.
+    ///
+    /// - Parameter state: Points at a value of the listener's `ParentState`: a parent only sends its own
+    ///   state, and a child registers only with a parent whose state is its `ParentState`.
+    func parentDidChange(at state: UnsafeRawPointer)
+}
+
 /// A node that wants its parent's state whenever it changes.
-protocol StateListener<ParentState>: AnyObject, Sendable {
+protocol StateListener<ParentState>: ErasedStateListener {
     associatedtype ParentState
 
     /// On the queue: the parent has a new state.
@@ -71,6 +97,15 @@ protocol StateListener<ParentState>: AnyObject, Sendable {
 extension StoreNode {
     func dispatch(_ action: Action) {
         enqueue { self.receive(action) }
+    }
+
+    func forward(_ action: Action, to receiver: any ErasedActionReceiver) {
+        enqueue {
+            let slot = UnsafeMutablePointer<Action>.allocate(capacity: 1)
+            slot.initialize(to: action)
+            receiver.receiveAction(at: slot)
+            slot.deallocate()
+        }
     }
 
     func observerRemover(id: UUID) -> @Sendable () -> Void {

@@ -33,6 +33,10 @@ final class WeakNode<State: Sendable, Action: Sendable>: StoreNode {
         target?.dispatch(action)
     }
 
+    func forward(_ action: Action, to receiver: any ErasedActionReceiver) {
+        target?.forward(action, to: receiver)
+    }
+
     // The members below run on the queue inside work enqueued through this handle, which keeps the
     // target alive, or are called by the target itself.
 

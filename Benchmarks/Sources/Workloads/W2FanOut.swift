@@ -1,0 +1,111 @@
+import Canopy
+
+/// The state of W2: a count, and a key that changes every 100 actions.
+public struct FanOutState: Sendable {
+    /// Actions reduced.
+    public var count = 0
+    /// `count / 100`: the key the observers deduplicate on.
+    public var hundreds = 0
+
+    mutating func increment() {
+        count += 1
+        hundreds = count / 100
+    }
+}
+
+/// W2, fan-out: observers that deduplicate on a key path that changes every 100 actions.
+public enum W2FanOut {
+    /// The workload's short name.
+    public static let name = "W2"
+    /// Actions dispatched (DESIGN: 100,000).
+    public static let defaultActions = 100_000
+    /// Deduplicating observers (DESIGN: 100).
+    public static let defaultObservers = 100
+
+    /// Runs the workload once and checks the final state and every observer's deliveries.
+    ///
+    /// - Parameters:
+    ///   - system: The implementation to run.
+    ///   - actions: Actions dispatched from one thread.
+    ///   - observers: Observers deduplicating on `\.hundreds`.
+    /// - Returns: The throughput.
+    /// - Throws: ``CheckFailure`` when the result does not match what the actions imply.
+    public static func run(
+        _ system: System,
+        actions: Int = defaultActions,
+        observers: Int = defaultObservers
+    ) throws(CheckFailure) -> Throughput {
+        // Each observer gets the initial state, then one state per change of `hundreds`.
+        let expectedDeliveries = 1 + actions / 100
+        let keyPath: any KeyPath<FanOutState, Int> & Sendable = \FanOutState.hundreds
+        let tallies = (0..<observers).map { _ in Tally() }
+        let result: Throughput
+        let final: FanOutState
+        switch system {
+        case .floorSync:
+            var store = FloorStore<FanOutState, Increment>(FanOutState()) { state, _ in state.increment() }
+            for tally in tallies {
+                var last: FanOutState?
+                store.subscribe { state in
+                    if let previous = last, previous[keyPath: keyPath] == state[keyPath: keyPath] { return }
+                    last = state
+                    tally.value += 1
+                }
+            }
+            result = measureThroughput(actions: actions) {
+                for _ in 0..<actions {
+                    store.dispatch(Increment())
+                }
+            }
+            final = store.state
+        case .floorQueue:
+            let store = FloorQueueStore<FanOutState, Increment>(FanOutState()) { state, _ in state.increment() }
+            for tally in tallies {
+                let last = LastValue<FanOutState>()
+                store.subscribe { state in
+                    if let previous = last.value, previous[keyPath: keyPath] == state[keyPath: keyPath] { return }
+                    last.value = state
+                    tally.value += 1
+                }
+            }
+            _ = store.settledState()
+            result = measureThroughput(actions: actions) {
+                for _ in 0..<actions {
+                    store.dispatch(Increment())
+                }
+                _ = store.settledState()
+            }
+            final = store.settledState()
+        case .canopy:
+            let store = StateStore<FanOutState, Increment>(FanOutState()) { state, _ in state.increment() }
+            let subscriptions = tallies.map { tally in
+                store.subscribe(removeStateDuplicates: .keyPath(keyPath)) { _ in tally.value += 1 }
+            }
+            _ = store.settledState()
+            result = measureThroughput(actions: actions) {
+                for _ in 0..<actions {
+                    store.dispatch(Increment())
+                }
+                _ = store.settledState()
+            }
+            final = store.settledState()
+            withExtendedLifetime(subscriptions) {}
+        }
+        try check(final.count == actions, name, system, "state \(final.count), expected \(actions)")
+        for (index, tally) in tallies.enumerated() {
+            try check(
+                tally.value == expectedDeliveries,
+                name,
+                system,
+                "observer \(index) got \(tally.value) states, expected \(expectedDeliveries)"
+            )
+        }
+        return result
+    }
+}
+
+/// The last value a floor-queue observer let through.
+final class LastValue<Value>: @unchecked Sendable {
+    // Safety: used only inside one observer, which its floor-queue store calls only on its serial queue.
+    var value: Value?
+}

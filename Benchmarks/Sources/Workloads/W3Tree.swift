@@ -1,0 +1,205 @@
+import Canopy
+
+/// The result of one W3 run: throughput, and the latency from `dispatch` to the last observer with one
+/// action in flight.
+public struct TreeResult: Sendable {
+    /// Actions per second, over a fresh tree.
+    public var throughput: Throughput
+    /// The median latency from `dispatch` to the last observer, one action in flight.
+    public var latencyP50Nanoseconds: UInt64
+    /// The 99th percentile of the same latency.
+    public var latencyP99Nanoseconds: UInt64
+}
+
+/// W3, tree: a root with children that each have observers; actions go round-robin to the children.
+public enum W3Tree {
+    /// The workload's short name.
+    public static let name = "W3"
+    /// Actions in the throughput part (DESIGN: 100,000).
+    public static let defaultActions = 100_000
+    /// Children of the root (DESIGN: 10).
+    public static let defaultChildren = 10
+    /// Observers of each child (DESIGN: 10).
+    public static let defaultObserversPerChild = 10
+    /// Latency samples per run, each with one action in flight.
+    public static let defaultLatencySamples = 2_000
+
+    /// Runs the throughput part, then the latency part, each on a fresh tree, and checks both.
+    ///
+    /// - Parameters:
+    ///   - system: The implementation to run.
+    ///   - actions: Actions dispatched round-robin to the children.
+    ///   - children: Children of the root.
+    ///   - observersPerChild: Raw observers of each child.
+    ///   - latencySamples: Actions timed one at a time, from `dispatch` to the last observer.
+    /// - Returns: The throughput and the latency percentiles.
+    /// - Throws: ``CheckFailure`` when the result does not match what the actions imply.
+    public static func run(
+        _ system: System,
+        actions: Int = defaultActions,
+        children: Int = defaultChildren,
+        observersPerChild: Int = defaultObserversPerChild,
+        latencySamples: Int = defaultLatencySamples
+    ) throws(CheckFailure) -> TreeResult {
+        let shape = Shape(children: children, observersPerChild: observersPerChild)
+        let throughput = try runThroughput(system, actions: actions, shape: shape)
+        var latencies: [UInt64] = []
+        latencies.reserveCapacity(latencySamples)
+        try runLatency(system, samples: latencySamples, shape: shape) { latencies.append($0) }
+        return TreeResult(
+            throughput: throughput,
+            latencyP50Nanoseconds: latencies.isEmpty ? 0 : percentile(latencies, 50),
+            latencyP99Nanoseconds: latencies.isEmpty ? 0 : percentile(latencies, 99)
+        )
+    }
+
+    struct Shape {
+        var children: Int
+        var observersPerChild: Int
+    }
+
+    /// The tree under test, behind one interface for the three systems.
+    private struct Tree {
+        var dispatch: (_ child: Int) -> Void
+        /// Blocks until every action dispatched before is reduced; returns the root and child counts.
+        var settle: () -> (root: Int, locals: [Int])
+        var keepAlive: Any
+    }
+
+    /// Builds a tree whose every observer calls `observe(child, observer, state)`.
+    private static func makeTree(
+        _ system: System,
+        shape: Shape,
+        observe: @escaping @Sendable (_ child: Int, _ observer: Int, _ state: (Int, Int)) -> Void
+    ) -> Tree {
+        switch system {
+        case .floorSync:
+            var tree = FloorTree()
+            for child in 0..<shape.children {
+                let node = tree.addChild()
+                for observer in 0..<shape.observersPerChild {
+                    tree.subscribe(node) { observe(child, observer, $0) }
+                }
+            }
+            // The closures share `tree` through a box, which costs one dynamic exclusivity check per
+            // action: small beside the 100 observer calls.
+            return Tree(
+                dispatch: { tree.dispatch(toChild: $0) },
+                settle: { (tree.root, tree.children.map(\.local)) },
+                keepAlive: ()
+            )
+        case .floorQueue:
+            let tree = FloorQueueTree()
+            for child in 0..<shape.children {
+                tree.addChild(
+                    observers: (0..<shape.observersPerChild).map { observer in
+                        { observe(child, observer, $0) }
+                    }
+                )
+            }
+            return Tree(dispatch: { tree.dispatch(toChild: $0) }, settle: { tree.settledState() }, keepAlive: tree)
+        case .canopy:
+            let root = StateStore<Int, Increment>(0) { state, _ in state += 1 }
+            let stores = (0..<shape.children).map { child in
+                let store = root.with(0) { local, _ in local += 1 }
+                for observer in 0..<shape.observersPerChild {
+                    store.subscribe(
+                        observer: Observer { state in
+                            observe(child, observer, state)
+                            return .active
+                        }
+                    )
+                }
+                return store
+            }
+            return Tree(
+                dispatch: { stores[$0].dispatch(Increment()) },
+                settle: {
+                    let rootCount = root.settledState()
+                    return (rootCount, stores.map { $0.settledState().1 })
+                },
+                keepAlive: (root, stores)
+            )
+        }
+    }
+
+    private static func runThroughput(_ system: System, actions: Int, shape: Shape) throws(CheckFailure) -> Throughput {
+        let tallies = (0..<shape.children).map { _ in (0..<shape.observersPerChild).map { _ in Tally() } }
+        let lastSeen = (0..<shape.children).map { _ in LastValue<(Int, Int)>() }
+        let tree = makeTree(system, shape: shape) { child, observer, state in
+            tallies[child][observer].value += 1
+            if observer == 0 {
+                lastSeen[child].value = state
+            }
+        }
+        _ = tree.settle()
+        var settled = (root: 0, locals: [Int]())
+        let result = measureThroughput(actions: actions) {
+            for index in 0..<actions {
+                tree.dispatch(index % shape.children)
+            }
+            settled = tree.settle()
+        }
+        withExtendedLifetime(tree.keepAlive) {}
+
+        try check(settled.root == actions, name, system, "root state \(settled.root), expected \(actions)")
+        for child in 0..<shape.children {
+            // Round-robin: child `c` receives the actions whose index is `c` modulo the child count.
+            let expectedLocal = actions / shape.children + (child < actions % shape.children ? 1 : 0)
+            try check(
+                settled.locals[child] == expectedLocal,
+                name,
+                system,
+                "child \(child) state \(settled.locals[child]), expected \(expectedLocal)"
+            )
+            let seen = lastSeen[child].value
+            try check(
+                seen?.0 == actions && seen?.1 == expectedLocal,
+                name,
+                system,
+                "child \(child)'s observers last saw \(String(describing: seen)), expected (\(actions), \(expectedLocal))"
+            )
+            for (observer, tally) in tallies[child].enumerated() {
+                // The current state on subscribing, then one state per action anywhere in the tree.
+                try check(
+                    tally.value == 1 + actions,
+                    name,
+                    system,
+                    "child \(child) observer \(observer) got \(tally.value) states, expected \(1 + actions)"
+                )
+            }
+        }
+        return result
+    }
+
+    private static func runLatency(
+        _ system: System,
+        samples: Int,
+        shape: Shape,
+        record: (UInt64) -> Void
+    ) throws(CheckFailure) {
+        guard samples > 0 else { return }
+        let probe = LatencyProbe()
+        let armed = Tally()
+        let lastChild = shape.children - 1
+        let lastObserver = shape.observersPerChild - 1
+        let tree = makeTree(system, shape: shape) { child, observer, _ in
+            if child == lastChild, observer == lastObserver, armed.value != 0 {
+                probe.arrive()
+            }
+        }
+        _ = tree.settle()
+        // Safety of `armed`: written here before any sampled dispatch; `dispatch` hands the write to the
+        // queue (a lock or `async`), which orders it before the observer reads it.
+        armed.value = 1
+        for index in 0..<samples {
+            let start = now()
+            tree.dispatch(index % shape.children)
+            let arrival = probe.waitForArrival()
+            record(arrival - start)
+        }
+        let settled = tree.settle()
+        withExtendedLifetime(tree.keepAlive) {}
+        try check(settled.root == samples, name, system, "latency tree root state \(settled.root), expected \(samples)")
+    }
+}

@@ -1,0 +1,20 @@
+#!/usr/bin/env bash
+# CI smoke test: builds the benchmarks package (the package-benchmark suite included) and runs every
+# workload once, at a small size, for floor-sync, floor-queue and Canopy, with its result checks.
+# No timing is asserted. Exits non-zero if the build or any check fails.
+#
+#     Benchmarks/smoke.sh
+set -euo pipefail
+cd "$(dirname "${BASH_SOURCE[0]}")"
+
+echo "smoke: building the benchmarks package (release)"
+swift build -c release
+tool="$(swift build -c release --show-bin-path)/canopy-workload"
+
+# workload and size: W1/W2/W3 actions, W4 subscribers and children, W5 actions per producer.
+for run in "w1 200000" "w2 10000" "w3 10000" "w4 2000" "w5 100000"; do
+    read -r workload size <<<"$run"
+    echo "smoke: ${workload^^} at size $size"
+    "$tool" "$workload" --system all --size "$size"
+done
+echo "smoke: every workload ran and passed its checks"

@@ -1,0 +1,46 @@
+import Dispatch
+
+/// Lets a state through unless ``Equating`` calls it a duplicate of the last one let through; the first
+/// always passes. Confined to a tree's queue: it sits in a deduplicating subscription's observer.
+///
+/// It does the same as `DuplicateFilter` on the path every state takes to every such subscriber, without
+/// what that costs unspecialised: keeping the last state as a `State?` in a `QueueConfined` made the
+/// runtime look up `Optional<State>`'s metadata and copy the optional twice per call. Here the last
+/// state lives in memory typed only by `State`, whose metadata comes with `self`, beside a flag.
+final class StateDeduplicator<State>: @unchecked Sendable {
+    // Safety: `last` and `hasLast` are private and used only in `accepts`, which runs only on `queue`
+    // (the subscription's observer is called only there; debug builds check it), so accesses are
+    // serialised and never overlap. `last` points at memory for one `State`, initialised exactly when
+    // `hasLast` is true, allocated here and freed in `deinit`.
+    private let queue: DispatchQueue
+    private let isDuplicate: @Sendable (State, State) -> Bool
+    private let last = UnsafeMutablePointer<State>.allocate(capacity: 1)
+    @exclusivity(unchecked) private var hasLast = false
+
+    init(_ equating: Equating<State>, queue: DispatchQueue) {
+        self.isDuplicate = equating.predicate
+        self.queue = queue
+    }
+
+    deinit {
+        if hasLast {
+            last.deinitialize(count: 1)
+        }
+        last.deallocate()
+    }
+
+    /// Whether `state` passes; if it does, it becomes the state later ones are compared with.
+    func accepts(_ state: State) -> Bool {
+        assertOnQueue(queue)
+        if hasLast {
+            if isDuplicate(last.pointee, state) {
+                return false
+            }
+            last.pointee = state
+        } else {
+            last.initialize(to: state)
+            hasLast = true
+        }
+        return true
+    }
+}
