@@ -3,10 +3,11 @@ import Dispatch
 /// Lets a state through unless ``Equating`` calls it a duplicate of the last one let through; the first
 /// always passes. Confined to a tree's queue: it sits in a deduplicating subscription's observer.
 ///
-/// It does the same as `DuplicateFilter` on the path every state takes to every such subscriber, without
-/// what that costs unspecialised: keeping the last state as a `State?` in a `QueueConfined` made the
-/// runtime look up `Optional<State>`'s metadata and copy the optional twice per call. Here the last
-/// state lives in memory typed only by `State`, whose metadata comes with `self`, beside a flag.
+/// It sits on the path every state takes to every deduplicating subscriber, so it avoids what a plain
+/// `State?` costs in unspecialised generic code: keeping the last state as an optional in a
+/// `QueueConfined` made the runtime look up `Optional<State>`'s metadata and copy the optional twice per
+/// call. Here the last state lives in memory typed only by `State`, whose metadata comes with `self`,
+/// beside a flag.
 final class StateDeduplicator<State>: @unchecked Sendable {
     // Safety: `last` and `hasLast` are private and used only in `accepts`, which runs only on `queue`
     // (the subscription's observer is called only there; debug builds check it), so accesses are

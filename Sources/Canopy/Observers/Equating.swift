@@ -6,6 +6,10 @@
 /// let sameCount = Equating<Counter>.keyPath(\.count)
 /// let sameCountAndTitle = sameCount && .keyPath(\.title)
 /// ```
+///
+/// The factories are `@inlinable`: a subscriber calls its predicate for every state, and compiled in the
+/// caller's module the comparison is specialised for the concrete state type (see Docs/Performance.md,
+/// W2).
 public struct Equating<T>: Sendable {
     /// Returns `true` when the second state is a duplicate of the first.
     public let predicate: @Sendable (T, T) -> Bool
@@ -31,6 +35,7 @@ public struct Equating<T>: Sendable {
     ///
     /// - Parameter value: Extracts the part of the state that matters.
     /// - Returns: An equating that compares the extracted values.
+    @inlinable
     public static func equal<Value: Equatable & Sendable>(value: @escaping @Sendable (T) -> Value) -> Equating<T> {
         Equating { value($0) == value($1) }
     }
@@ -39,6 +44,7 @@ public struct Equating<T>: Sendable {
     ///
     /// - Parameter keyPath: The part of the state to compare.
     /// - Returns: An equating that compares the values at `keyPath`.
+    @inlinable
     public static func keyPath<Value: Equatable & Sendable>(_ keyPath: any KeyPath<T, Value> & Sendable) -> Equating<T>
     {
         Equating { $0[keyPath: keyPath] == $1[keyPath: keyPath] }
@@ -62,6 +68,7 @@ public struct Equating<T>: Sendable {
     ///   - lhs: The first equating, asked first.
     ///   - rhs: The second equating, asked only when the first says duplicate.
     /// - Returns: The combined equating.
+    @inlinable
     public static func && (lhs: Equating<T>, rhs: Equating<T>) -> Equating<T> {
         Equating { lhs.predicate($0, $1) && rhs.predicate($0, $1) }
     }
@@ -69,6 +76,7 @@ public struct Equating<T>: Sendable {
 
 extension Equating where T: Equatable & Sendable {
     /// Treats two states as duplicates when they are equal.
+    @inlinable
     public static var asEquatable: Equating<T> {
         Equating { $0 == $1 }
     }
@@ -76,6 +84,7 @@ extension Equating where T: Equatable & Sendable {
 
 extension Equating where T: Identifiable & Sendable {
     /// Treats two states as duplicates when they have the same `id`.
+    @inlinable
     public static var asIdentifiable: Equating<T> {
         Equating { $0.id == $1.id }
     }

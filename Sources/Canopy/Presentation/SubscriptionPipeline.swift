@@ -34,7 +34,7 @@ final class SubscriptionPipeline<State: Sendable, Action: Sendable, Props>: Send
     private let store: AnyStore<State, Action>
     private let scheduler: any DelayScheduler
     private let policy: DebouncePolicy
-    private let filter: DuplicateFilter<State>?
+    private let filter: StateDeduplicator<State>?
     private let storage: QueueConfined<Storage>
     /// The debounce timer. Started on the store's queue; cancelled from any thread when the subscription
     /// ends, so a cancelled subscription leaves nothing scheduled.
@@ -68,7 +68,7 @@ final class SubscriptionPipeline<State: Sendable, Action: Sendable, Props>: Send
         self.store = AnyStore(node: node.weakHandle())
         self.scheduler = node.scheduler
         self.policy = debounce
-        self.filter = removeStateDuplicates.map { DuplicateFilter($0, queue: node.queue) }
+        self.filter = removeStateDuplicates.map { StateDeduplicator($0, queue: node.queue) }
         self.storage = QueueConfined(Storage(debouncer: DebounceStateMachine(policy: debounce)), queue: node.queue)
         self.presentationQueue = presentationQueue
         self.makeProps = props
