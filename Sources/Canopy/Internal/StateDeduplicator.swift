@@ -15,11 +15,15 @@ final class StateDeduplicator<State>: @unchecked Sendable {
     // `hasLast` is true, allocated here and freed in `deinit`.
     private let queue: DispatchQueue
     private let isDuplicate: @Sendable (State, State) -> Bool
+    /// Set for equatings that compare one projection: it keeps the last projection instead of the last
+    /// state, and `last` stays unused.
+    private let projectionFilter: (@Sendable (State) -> Bool)?
     private let last = UnsafeMutablePointer<State>.allocate(capacity: 1)
     @exclusivity(unchecked) private var hasLast = false
 
     init(_ equating: Equating<State>, queue: DispatchQueue) {
         self.isDuplicate = equating.predicate
+        self.projectionFilter = equating.makeFilter?()
         self.queue = queue
     }
 
@@ -33,6 +37,9 @@ final class StateDeduplicator<State>: @unchecked Sendable {
     /// Whether `state` passes; if it does, it becomes the state later ones are compared with.
     func accepts(_ state: State) -> Bool {
         assertOnQueue(queue)
+        if let projectionFilter {
+            return projectionFilter(state)
+        }
         if hasLast {
             if isDuplicate(last.pointee, state) {
                 return false

@@ -14,11 +14,27 @@ public struct Equating<T>: Sendable {
     /// Returns `true` when the second state is a duplicate of the first.
     public let predicate: @Sendable (T, T) -> Bool
 
+    /// For an equating that compares one projection of the state (``keyPath(_:)``, ``equal(value:)``):
+    /// makes a filter for one subscriber that projects each state once and compares it with the last
+    /// accepted projection. `nil` when only the predicate is known.
+    @usableFromInline
+    let makeFilter: (@Sendable () -> @Sendable (T) -> Bool)?
+
     /// Creates an equating from a predicate.
     ///
     /// - Parameter predicate: Returns `true` when the two states are duplicates.
     public init(predicate: @escaping @Sendable (T, T) -> Bool) {
         self.predicate = predicate
+        self.makeFilter = nil
+    }
+
+    @inlinable
+    init<Value: Equatable & Sendable>(projection project: @escaping @Sendable (T) -> Value) {
+        self.predicate = { project($0) == project($1) }
+        self.makeFilter = {
+            let filter = ProjectionFilter(project: project)
+            return { filter.accepts($0) }
+        }
     }
 
     /// Never treats a state as a duplicate: every state passes.
@@ -37,7 +53,7 @@ public struct Equating<T>: Sendable {
     /// - Returns: An equating that compares the extracted values.
     @inlinable
     public static func equal<Value: Equatable & Sendable>(value: @escaping @Sendable (T) -> Value) -> Equating<T> {
-        Equating { value($0) == value($1) }
+        Equating(projection: value)
     }
 
     /// Treats two states as duplicates when they agree at `keyPath`.
@@ -47,7 +63,7 @@ public struct Equating<T>: Sendable {
     @inlinable
     public static func keyPath<Value: Equatable & Sendable>(_ keyPath: any KeyPath<T, Value> & Sendable) -> Equating<T>
     {
-        Equating { $0[keyPath: keyPath] == $1[keyPath: keyPath] }
+        Equating(projection: { $0[keyPath: keyPath] })
     }
 
     /// Treats two states as duplicates when every equating in `sequence` does.

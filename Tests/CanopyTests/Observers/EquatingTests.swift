@@ -57,4 +57,45 @@ import Testing
         #expect(closeEnough.predicate(1.0, 1.2))
         #expect(!closeEnough.predicate(1.0, 2.0))
     }
+
+    @Test func projectingEquatingsMakeAFilterThatReadsTheLastAcceptedProjection() {
+        let reads = StateRecorder<Int>()
+        let equating = Equating<Item>.equal { item in
+            reads.record(item.id)
+            return item.title
+        }
+        let accepts = equating.makeFilter!()
+        #expect(accepts(Item(id: 1, title: "a")))
+        #expect(!accepts(Item(id: 2, title: "a")))
+        #expect(accepts(Item(id: 3, title: "b")))
+        #expect(!accepts(Item(id: 4, title: "b")))
+        #expect(accepts(Item(id: 5, title: "a")))
+        #expect(reads.values == [1, 2, 3, 4, 5])  // one projection per state
+        #expect(Equating<Item>.keyPath(\.title).makeFilter != nil)
+    }
+
+    @Test func combinedAndPredicateEquatingsHaveNoFilter() {
+        #expect(Equating<Item>.asEquatable.makeFilter == nil)
+        #expect((Equating<Item>.keyPath(\.id) && .keyPath(\.title)).makeFilter == nil)
+        #expect(Equating<Item>.with([.keyPath(\.id)]).makeFilter == nil)
+    }
+
+    @Test func keyPathDeduplicationDeliversWhatThePredicateWould() async {
+        let store = StateStore<Item, Int>(Item(id: 0, title: "")) { item, action in
+            item.id = action
+            item.title = String(action % 3 == 0 ? "x" : "y")
+        }
+        let byFilter = StateRecorder<Int>()
+        let byPredicate = StateRecorder<Int>()
+        let keyPath = Equating<Item>.keyPath(\.title)
+        let plain = Equating<Item>(predicate: keyPath.predicate)
+        let first = store.subscribe(removeStateDuplicates: keyPath) { byFilter.record($0.id) }
+        let second = store.subscribe(removeStateDuplicates: plain) { byPredicate.record($0.id) }
+        for action in [1, 2, 3, 6, 9, 4, 5, 12, 7] { store.dispatch(action) }
+        await store.send(8)
+        #expect(byFilter.values == [0, 1, 3, 4, 12, 7])
+        #expect(byFilter.values == byPredicate.values)
+        first.cancel()
+        second.cancel()
+    }
 }

@@ -1,0 +1,35 @@
+/// Lets a state through unless its projection equals the projection of the last state let through; the
+/// first always passes. One per subscriber, used only on its tree's queue.
+///
+/// It backs ``Equating/keyPath(_:)`` and ``Equating/equal(value:)`` when they deduplicate a subscription:
+/// keeping the last accepted *projection* reads the key path once per state, where comparing the last
+/// state with the new one through the predicate reads it twice.
+@usableFromInline
+final class ProjectionFilter<State, Value: Equatable>: @unchecked Sendable {
+    // Safety: `last` is read and written only in `accepts`, which a subscription's deduplicator calls
+    // only on its tree's serial queue (see `StateDeduplicator`); each filter belongs to one
+    // deduplicator, made by `Equating.makeFilter` for it alone. The queue serialises every access and
+    // no access spans a call out other than `project`, which cannot reach the filter, so the dynamic
+    // exclusivity check is skipped.
+    @usableFromInline
+    let project: @Sendable (State) -> Value
+
+    @usableFromInline
+    @exclusivity(unchecked) var last: Value?
+
+    @inlinable
+    init(project: @escaping @Sendable (State) -> Value) {
+        self.project = project
+    }
+
+    /// Whether `state` passes; if it does, its projection is what later states are compared with.
+    @inlinable
+    func accepts(_ state: State) -> Bool {
+        let value = project(state)
+        if let last, last == value {
+            return false
+        }
+        last = value
+        return true
+    }
+}
