@@ -41,11 +41,7 @@ final class EffectRunner<Trigger: EffectTrigger, Action: Sendable>: Sendable whe
     }
 
     deinit {
-        let runs = self.runs.withLock { runs in
-            defer { runs = [:] }
-            return runs
-        }
-        for run in runs.values {
+        for run in runs.exchange([:]).values {
             run.cancel()
         }
     }

@@ -74,6 +74,12 @@ final class Inbox<Action: Sendable>: Sendable {
         }
     }
 
+    /// On the queue, when a drain yields the queue with entries possibly still pending: keeps `batch`
+    /// (emptied) as the spare buffer. The drain stays claimed; the caller schedules the next one.
+    func yield(_ batch: inout InboxBuffer) {
+        state.withLock { $0.keepAsSpare(&batch) }
+    }
+
     /// On the queue: runs `batch`'s work items and hands its actions to `receive`, in arrival order, and
     /// leaves `batch` empty. Entries pushed meanwhile go to the pending buffer, for the next batch.
     func run(_ batch: inout InboxBuffer, receive: (Action) -> Void) {

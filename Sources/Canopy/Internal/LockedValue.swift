@@ -57,4 +57,13 @@ final class LockedValue<Value>: @unchecked Sendable {
         #endif
         return try body(&value)
     }
+
+    /// Replaces the value with `newValue` and returns the old one, so that what it held is used (or
+    /// released) after the lock, never under it.
+    func exchange(_ newValue: Value) -> Value {
+        withLock { value in
+            defer { value = newValue }
+            return value
+        }
+    }
 }

@@ -18,9 +18,9 @@ final class NodeStorage<State, Local>: @unchecked Sendable {
     // Safety: the stored properties below are private and reached only through the members of this
     // class, which are called only on `queue`, the tree's serial queue; it serialises every access, and
     // debug builds check it with `dispatchPrecondition`. No access is held across a call out to user code
-    // other than the reducer, which cannot reach its node (``listeners`` hands out a copy for the node to
-    // call observers with), so accesses never overlap; that is why the dynamic exclusivity checks, about a
-    // hundred instructions per access, are turned off.
+    // other than the reducer, which cannot reach its node; `publish` calls observers and children from
+    // local copies of the lists, so an observer that uses the node meanwhile overlaps no access. That is
+    // why the dynamic exclusivity checks, about a hundred instructions per access, are turned off.
     let queue: DispatchQueue
     @exclusivity(unchecked) private var _observers: ObserverStorage<State>?
     @exclusivity(unchecked) private var _hasListeners = false

@@ -32,11 +32,7 @@ public final class Subscription: Sendable {
     /// Stops the observer. Calling it again does nothing.
     public func cancel() {
         flag.cancel()
-        let onCancel = self.onCancel.withLock { stored in
-            defer { stored = nil }
-            return stored
-        }
-        onCancel?()
+        onCancel.exchange(nil)?()
     }
 }
 

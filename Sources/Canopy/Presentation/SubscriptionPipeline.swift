@@ -119,6 +119,12 @@ final class SubscriptionPipeline<State: Sendable, Action: Sendable, Props>: Send
 
     private func receive(_ state: State) -> ObserverStatus {
         guard !flag.isCancelled else { return .dead }
+        // Checked before dedup: a released owner behind a filter that rejects everything (`.alwaysEqual`,
+        // a key that never changes) must still end its subscription on the next state.
+        guard owner?.isAlive ?? true else {
+            end()
+            return .dead
+        }
         // A duplicate costs this one predicate call and nothing else.
         if let filter, !filter.accepts(state) {
             return .active
@@ -130,10 +136,6 @@ final class SubscriptionPipeline<State: Sendable, Action: Sendable, Props>: Send
     /// path does not set up what this part needs (generic metadata for the debounce decision).
     @inline(never)
     private func accept(_ state: State) -> ObserverStatus {
-        guard owner?.isAlive ?? true else {
-            end()
-            return .dead
-        }
         let now = policy.needsClock ? scheduler.now : 0
         perform(storage.value.debouncer.receive(state, now: now))
         return .active
@@ -163,11 +165,7 @@ final class SubscriptionPipeline<State: Sendable, Action: Sendable, Props>: Send
         // Strong, for the same reason as in `makeSubscription()`; the timer is cancelled when the
         // subscription ends, and otherwise holds the pipeline (never the store) for one interval at most.
         let started = scheduler.schedule(after: delay, on: storage.queue) { self.timerFired() }
-        let previous = timer.withLock { current in
-            defer { current = started }
-            return current
-        }
-        previous?.cancel()
+        timer.exchange(started)?.cancel()
     }
 
     /// Stops everything still to come, from any thread.
@@ -177,11 +175,7 @@ final class SubscriptionPipeline<State: Sendable, Action: Sendable, Props>: Send
     }
 
     private func stopTimer() {
-        timer.withLock { current in
-            defer { current = nil }
-            return current
-        }?
-        .cancel()
+        timer.exchange(nil)?.cancel()
     }
 
     /// Numbers the delivery, then computes its props on the presentation queue.

@@ -79,7 +79,7 @@ public struct StateStore<State: Sendable, Action: Sendable>: Store {
     ///
     /// Once the store is released, dispatching and subscribing through the handle do nothing.
     public func weakStore() -> AnyStore<State, Action> {
-        AnyStore(node: WeakNode(node))
+        AnyStore(node: node.weakHandle())
     }
 
     /// Creates a child store whose state pairs this store's state with `initialState`.

@@ -48,14 +48,11 @@ private final class PendingWork: Sendable {
     }
 
     func run() {
-        let work = self.work.withLock { stored in
-            defer { stored = nil }
-            return stored
-        }
-        work?()
+        work.exchange(nil)?()
     }
 
+    /// Drops the closure; what it captured is released here, after the lock.
     func cancel() {
-        work.withLock { $0 = nil }
+        _ = work.exchange(nil)
     }
 }

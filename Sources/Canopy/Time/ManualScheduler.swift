@@ -70,7 +70,11 @@ public final class ManualScheduler: DelayScheduler {
             return sequence
         }
         return ScheduledWork { [weak self] in
-            self?.timeline.withLock { $0.items.removeAll { $0.sequence == sequence } }
+            // The removed item (and what its work captured) is released after the lock.
+            _ = self?.timeline.withLock { timeline -> Item? in
+                guard let index = timeline.items.firstIndex(where: { $0.sequence == sequence }) else { return nil }
+                return timeline.items.remove(at: index)
+            }
         }
     }
 

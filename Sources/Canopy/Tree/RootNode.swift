@@ -66,12 +66,26 @@ final class RootNode<State: Sendable, Action: Sendable>: ListeningNode {
         queue.async { self.drain() }
     }
 
+    /// How many batches one drain runs before it lets other work on the queue run.
+    static var batchesPerTurn: Int { 16 }
+
     /// On the queue: runs everything in the inbox, including what arrives meanwhile, in arrival order.
+    ///
+    /// Under a sustained stream the inbox never empties, so after ``batchesPerTurn`` batches the drain
+    /// hands the queue back and schedules its continuation: timers scheduled on the tree's queue
+    /// (debounce, `maxWait`, effect delays) run in between instead of starving.
     private func drain() {
         assertOnQueue(queue)
         var batch = inbox.takeSpare()
+        var batches = 0
         while inbox.take(&batch) {
             inbox.run(&batch) { receive($0) }
+            batches += 1
+            if batches == Self.batchesPerTurn {
+                inbox.yield(&batch)
+                scheduleDrain()
+                return
+            }
         }
     }
 }

@@ -172,4 +172,27 @@ import Testing
         _ = await store.state
         #expect(captured.object == nil)
     }
+
+    @Test func releasingTheObserverEndsItsSubscriptionEvenWhenDedupRejectsEveryState() async {
+        final class Sentinel: Sendable {}
+        let store = counter()
+        var screen: Screen? = Screen()
+        var sentinel: Sentinel? = Sentinel()
+        let captured = WeakRef(sentinel!)
+        let delivered = StateRecorder<Int>()
+        screen!.subscribe(
+            store: store,
+            props: { [sentinel] state, _ in withExtendedLifetime(sentinel) { state } },
+            presentationQueue: presentation,
+            removeStateDuplicates: .alwaysEqual,
+            debounceFor: 0,
+            observe: { props in delivered.record(props) }
+        )
+        sentinel = nil
+        #expect(await delivered.waitFor(count: 1) == [0])
+        screen = nil
+        await store.send(1)  // a duplicate for `.alwaysEqual`; the released owner must still end it
+        await settle(store.queue)
+        #expect(captured.object == nil)
+    }
 }

@@ -202,3 +202,21 @@ import Testing
         #expect(state.object == nil)
     }
 }
+
+@Suite struct DrainFairnessTests {
+    @Test func aSustainedStreamStillLetsOtherWorkOnTheQueueRun() async {
+        let store = StateStore<Int, Int>(0) { state, action in state += action }
+        let weak = store.weakStore()
+        let otherWorkRan = StateRecorder<Int>()
+        // Every state dispatches the next action, so the inbox never empties until the other work runs.
+        let subscription = store.subscribe { state in
+            if otherWorkRan.values.isEmpty { weak.dispatch(1) }
+        }
+        await settle(store.queue)  // a plain queue item; it runs only if the drain hands the queue back
+        otherWorkRan.record(1)
+        let final = await store.state
+        #expect(final > 0)
+        #expect(otherWorkRan.values == [1])
+        subscription.cancel()
+    }
+}

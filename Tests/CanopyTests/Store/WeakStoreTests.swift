@@ -61,4 +61,20 @@ import Testing
         weak.dispatch(1)
         #expect(await recorder.waitFor(count: 2) == [0, -9])
     }
+
+    @Test func weakStoreOfATemporaryViewWorksWhileItsStoreLives() async {
+        let root = StateStore<Int, Int>(0) { state, action in state += action }
+        let weak = root.map(state: { $0 * 10 }).weakStore()
+        await settle(root.queue)  // the temporary view handle is gone
+        let recorder = StateRecorder<Int>()
+        weak.subscribe(
+            observer: Observer {
+                recorder.record($0)
+                return .active
+            }
+        )
+        weak.dispatch(1)
+        #expect(await recorder.waitFor(count: 2) == [0, 10])
+        #expect(await weak.send(2) == 30)
+    }
 }
