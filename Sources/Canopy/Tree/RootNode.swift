@@ -67,7 +67,7 @@ final class RootNode<State: Sendable, Action: Sendable>: ListeningNode {
     }
 
     /// How many batches one drain runs before it lets other work on the queue run.
-    static var batchesPerTurn: Int { 16 }
+    static var batchesPerTurn: Int { 64 }
 
     /// On the queue: runs everything in the inbox, including what arrives meanwhile, in arrival order.
     ///
