@@ -69,10 +69,6 @@ final class NodeStorage<State, Local>: @unchecked Sendable {
         return ListenerCounts(observerCount: _observers?.count ?? 0, childCount: _children.count)
     }
 
-    /// The storage itself: tests written when this was a `QueueConfined<NodeStorage>` read
-    /// `storage.value.listeners`.
-    var value: NodeStorage<State, Local> { self }
-
     /// Adds `observer` unless one with its id is here already.
     func add(_ observer: Observer<State>) {
         assertOnQueue(queue)
