@@ -17,19 +17,22 @@ extension StoreNode {
         removeDuplicates equating: Equating<State>?,
         _ handler: @escaping @Sendable (State) -> Void
     ) -> Subscription {
-        let flag = CancellationFlag()
+        // The filter and the handler run inside the gate, so a cancel from another thread waits out a
+        // call in progress and no call starts after it returns.
+        let gate = CallGate()
         let id = UUID()
         let filter = equating.map { StateDeduplicator($0, queue: queue) }
         subscribe(
             Observer(id: id) { state in
-                guard !flag.isCancelled else { return .dead }
-                if filter?.accepts(state) ?? true {
-                    handler(state)
+                let called = gate.withCall {
+                    if filter?.accepts(state) ?? true {
+                        handler(state)
+                    }
                 }
-                return .active
+                return called ? .active : .dead
             }
         )
-        return Subscription(flag: flag, onCancel: observerRemover(id: id))
+        return Subscription(gate: gate, onCancel: observerRemover(id: id))
     }
 
     /// Reduces `action` and returns the state right after it, or `nil` when the tree is gone.

@@ -55,7 +55,7 @@ private func reduceLog(_ log: inout [String], _ action: any LogAction) {
     }
 }
 
-@Suite struct AsyncActionTests {
+@Suite(.timeLimit(.minutes(1))) struct AsyncActionTests {
     @Test func asyncActionIsReducedLikeAnyAction() async {
         let store = StateStore<[String], any LogAction>([], reducer: reduceLog)
         let runs = StateRecorder<String>()

@@ -2,7 +2,7 @@ import Canopy
 import Testing
 
 /// The examples from README.md and Docs/, kept compiling and checked.
-@Suite struct DocExamplesTests {
+@Suite(.timeLimit(.minutes(1))) struct DocExamplesTests {
     @Test func readmeQuickStart() async {
         enum Action: Sendable { case add(String) }
 

@@ -5,7 +5,7 @@ import Testing
 
 /// Cancelling an effect reaches its running task, drops its pending work and its late actions, and
 /// releasing a store cancels everything it started.
-@Suite struct EffectCancellationTests {
+@Suite(.timeLimit(.minutes(1))) struct EffectCancellationTests {
     /// A store whose effect waits for cancellation and records its attempt in `probe`.
     private func makeWaitingStore(
         _ probe: CancellationProbe,

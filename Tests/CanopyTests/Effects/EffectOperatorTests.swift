@@ -5,7 +5,7 @@ import Testing
 @testable import Canopy
 
 /// The rules that decide when each effect operator calls its factory and runs the effect.
-@Suite struct EffectOperatorTests {
+@Suite(.timeLimit(.minutes(1))) struct EffectOperatorTests {
     // MARK: effect(_:on:create:) and effect(on:create:)
 
     @Test func firesOncePerAttempt() async {
@@ -169,22 +169,38 @@ import Testing
         let store = makeEffectStore()
         let queue = makeEffectQueue()
         let handle = store.eraseToAnyStore()
-        handle.effect(on: queue) { _, dispatch in Effect { dispatch(.succeed) } }
+        let runs = StateRecorder<Int>()
+        handle.effect(on: queue) { state, dispatch in
+            Effect {
+                runs.record(state.currentAttempt ?? -1)
+                dispatch(.succeed)
+            }
+        }
         let done = StateRecorder<Bool>()
         let subscription = handle.subscribe { if $0.isSuccess { done.record(true) } }
         handle.dispatch(.run)
-        _ = await done.waitFor(count: 1)
+        #expect(await done.waitFor(count: 1) == [true])
+        #expect(await store.state.isSuccess)
+        #expect(runs.values == [0])
         subscription.cancel()
     }
 
     @Test func effectOnAWeakHandleRunsWhileTheStoreLives() async {
         let store = makeEffectStore()
         let queue = makeEffectQueue()
-        store.weakStore().effect(on: queue) { _, dispatch in Effect { dispatch(.succeed) } }
+        let runs = StateRecorder<Int>()
+        store.weakStore().effect(on: queue) { state, dispatch in
+            Effect {
+                runs.record(state.currentAttempt ?? -1)
+                dispatch(.succeed)
+            }
+        }
         let done = StateRecorder<Bool>()
         let subscription = store.subscribe { if $0.isSuccess { done.record(true) } }
         store.dispatch(.run)
-        _ = await done.waitFor(count: 1)
+        #expect(await done.waitFor(count: 1) == [true])
+        #expect(await store.state.isSuccess)
+        #expect(runs.values == [0])
         subscription.cancel()
     }
 
@@ -230,7 +246,10 @@ import Testing
         let queue = makeEffectQueue()
         let runs = StateRecorder<Int>()
         store.effect(toggle: \.self, on: queue) { _, _ in Effect { runs.record(1) } }
-        _ = await runs.waitFor(count: 1)
+        #expect(await runs.waitFor(count: 1) == [1])
+        await store.send(true)  // still true: no change, no new run
+        await settle(queue)
+        #expect(runs.values == [1])
     }
 
     @Test func toggleFiresOnEachFalseToTrueChangeOnly() async {

@@ -3,7 +3,7 @@ import Testing
 @testable import Canopy
 
 /// Retries wait as the retry policy says, measured on the injected clock.
-@Suite struct EffectRetryTests {
+@Suite(.timeLimit(.minutes(1))) struct EffectRetryTests {
     /// Runs an effect that always fails and retries, and returns the clock time of each attempt.
     private func attemptTimes(
         maxAttempts: Int,

@@ -8,7 +8,7 @@ private func requests(_ keys: String..., delay: Double = 0) -> [EffectRequest<St
     keys.map { EffectRequest(key: $0, delay: delay) }
 }
 
-@Suite struct EffectStateMachineTests {
+@Suite(.timeLimit(.minutes(1))) struct EffectStateMachineTests {
     @Test func nothingRequestedDoesNothing() {
         var machine = Machine()
         #expect(machine.requestsChanged(to: requests()).isEmpty)

@@ -28,7 +28,7 @@ private let finishedStatuses: [Effect.State.Status] = [.success, .failure, .canc
 private let notInProgressStatuses: [Effect.State.Status] = [.idle] + finishedStatuses
 private let allStatuses: [Effect.State.Status] = [.idle, .inProgress] + finishedStatuses
 
-@Suite struct EffectStateTests {
+@Suite(.timeLimit(.minutes(1))) struct EffectStateTests {
     @Test func initAndIdleAreIdle() {
         #expect(Effect.State().isIdle)
         #expect(Effect.State.idle().status == .idle)

@@ -8,7 +8,7 @@ private func asyncBody(of effect: Effect) -> (@Sendable () async -> Void)? {
     return body
 }
 
-@Suite struct EffectTests {
+@Suite(.timeLimit(.minutes(1))) struct EffectTests {
     @Test func synchronousFormKeepsItsOperation() {
         let runs = StateRecorder<Int>()
         let effect = Effect { runs.record(1) }

@@ -6,7 +6,7 @@ private func keys<Trigger: EffectTrigger>(_ trigger: inout Trigger, _ states: [T
     states.map { state in trigger.requests(for: state).map(\.key) }
 }
 
-@Suite struct EffectTriggerTests {
+@Suite(.timeLimit(.minutes(1))) struct EffectTriggerTests {
     @Test func attemptTriggerRequestsTheInProgressValueWithItsDelay() {
         let trigger = AttemptTrigger<Effect.State> { $0 }
         let running = Effect.State.running(delay: 4)

@@ -3,7 +3,7 @@ import Testing
 
 @testable import Canopy
 
-@Suite struct RetryPolicyTests {
+@Suite(.timeLimit(.minutes(1))) struct RetryPolicyTests {
     @Test func defaultPolicyDoublesFromTwoSeconds() {
         let policy = Effect.RetryPolicy.exponential
         #expect((1...5).map { policy.delay(beforeRetry: $0) } == [2, 4, 8, 16, 32])

@@ -3,7 +3,7 @@ import Testing
 
 @testable import Canopy
 
-@Suite struct ActionKindTests {
+@Suite(.timeLimit(.minutes(1))) struct ActionKindTests {
     private enum PlainAction { case tap }
     private struct PlainStruct { var value = 0 }
     private class BaseAction {}
@@ -27,7 +27,7 @@ import Testing
     }
 }
 
-@Suite struct QueueConfinedTests {
+@Suite(.timeLimit(.minutes(1))) struct QueueConfinedTests {
     @Test func readsAndWritesOnItsQueue() {
         let queue = DispatchQueue(label: "confined")
         let box = QueueConfined(1, queue: queue)

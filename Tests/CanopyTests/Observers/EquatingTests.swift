@@ -2,7 +2,7 @@ import Testing
 
 @testable import Canopy
 
-@Suite struct EquatingTests {
+@Suite(.timeLimit(.minutes(1))) struct EquatingTests {
     private struct Item: Identifiable, Equatable, Sendable {
         var id: Int
         var title: String

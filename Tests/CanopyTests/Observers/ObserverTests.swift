@@ -3,7 +3,7 @@ import Testing
 
 @testable import Canopy
 
-@Suite struct ObserverTests {
+@Suite(.timeLimit(.minutes(1))) struct ObserverTests {
     @Test func identityIsTheID() {
         let id = UUID()
         let first = Observer<Int>(id: id) { _ in .active }

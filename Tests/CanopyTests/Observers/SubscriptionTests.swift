@@ -1,8 +1,9 @@
+import Dispatch
 import Testing
 
 @testable import Canopy
 
-@Suite struct SubscriptionTests {
+@Suite(.timeLimit(.minutes(1))) struct SubscriptionTests {
     private func counter() -> StateStore<Int, Int> {
         StateStore(0) { state, action in state += action }
     }
@@ -83,6 +84,101 @@ import Testing
         var received: [Int] = []
         for await state in states { received.append(state) }
         #expect(received == [0, 1, 2, 1])
+    }
+
+    @Test func cancelFromAnotherThreadWaitsOutTheCallInProgress() async {
+        let store = counter()
+        let events = StateRecorder<String>()
+        let entered = StateRecorder<Int>()
+        let release = Gate()
+        let subscription = store.subscribe { state in
+            guard state == 1 else { return }
+            entered.record(state)
+            release.pass()
+            events.record("handler returned")
+        }
+        store.dispatch(1)
+        _ = await entered.waitFor(count: 1)  // the handler is running, held by the gate
+        let cancelling = StateRecorder<Bool>()
+        DispatchQueue.global().async {
+            cancelling.record(true)
+            subscription.cancel()
+            events.record("cancel returned")
+        }
+        _ = await cancelling.waitFor(count: 1)
+        #expect(subscription.isCancelled)
+        release.open()
+        #expect(await events.waitFor(count: 2) == ["handler returned", "cancel returned"])
+        await store.send(1)
+        #expect(entered.values == [1])
+    }
+
+    @Test func cancelFromInsideTheHandlerReturnsAndStopsLaterCalls() async {
+        let store = counter()
+        let recorder = StateRecorder<Int>()
+        let holder = LockedValue<Subscription?>(nil)
+        let subscription = store.subscribe { state in
+            recorder.record(state)
+            if state == 2 {
+                holder.withLock { $0 }?.cancel()  // re-entrant: must not deadlock
+                recorder.record(-1)
+            }
+        }
+        holder.withLock { $0 = subscription }
+        for action in [1, 1, 1, 1] { store.dispatch(action) }
+        await store.send(1)
+        #expect(recorder.values == [0, 1, 2, -1])
+        #expect(subscription.isCancelled)
+    }
+
+    @Test func releasingTheLastTokenInsideTheHandlerStopsIt() async {
+        let store = counter()
+        let recorder = StateRecorder<Int>()
+        let holder = LockedValue<Subscription?>(nil)
+        holder.withLock { slot in
+            slot = store.subscribe { state in
+                recorder.record(state)
+                if state == 1 {
+                    _ = holder.exchange(nil)  // deinit cancels on this thread, inside the call
+                }
+            }
+        }
+        for action in [1, 1, 1] { store.dispatch(action) }
+        await store.send(1)
+        #expect(recorder.values == [0, 1])
+    }
+
+    /// The program: states flow while other threads cancel; no handler call may begin after
+    /// `cancel()` returned. Seeded, so a failure can be replayed with the printed seed.
+    @Test(arguments: 0..<4)
+    func noCallBeginsAfterCancelReturnsOnAnotherThread(seed: UInt64) async {
+        var random = SplitMix64(seed: seed &+ 0x5eed)
+        let store = counter()
+        let count = 24
+        let violations = StateRecorder<Int>()
+        let cancelled = (0..<count).map { _ in LockedValue(false) }
+        let subscriptions = (0..<count).map { index in
+            let dedup: Equating<Int>? = random.next(below: 2) == 0 ? nil : .asEquatable
+            return store.subscribe(removeStateDuplicates: dedup) { _ in
+                if cancelled[index].withLock({ $0 }) { violations.record(index) }
+            }
+        }
+        let order = (0..<count).shuffled(using: &random)
+        let done = StateRecorder<Int>()
+        for worker in 0..<4 {
+            let mine = order.enumerated().filter { $0.offset % 4 == worker }.map(\.element)
+            DispatchQueue.global().async {
+                for index in mine {
+                    subscriptions[index].cancel()
+                    cancelled[index].withLock { $0 = true }
+                }
+                done.record(worker)
+            }
+        }
+        for _ in 0..<200 { store.dispatch(1) }
+        _ = await done.waitFor(count: 4)
+        await store.send(1)
+        #expect(violations.values.isEmpty, "seed \(seed): handlers called after cancel returned: \(violations.values)")
     }
 
     private func subscribeCapturing(

@@ -8,7 +8,7 @@ import FoundationEssentials
 import Foundation
 #endif
 
-@Suite struct DebouncePolicyTests {
+@Suite(.timeLimit(.minutes(1))) struct DebouncePolicyTests {
     @Test func uiDebounceIsSevenMilliseconds() {
         #expect(TimeInterval.uiDebounce == 0.007)
     }

@@ -2,7 +2,7 @@ import Testing
 
 @testable import Canopy
 
-@Suite struct DebounceStateMachineTests {
+@Suite(.timeLimit(.minutes(1))) struct DebounceStateMachineTests {
     typealias Machine = DebounceStateMachine<Int>
 
     @Test func immediateDeliversEveryValueWithoutATimer() {

@@ -2,7 +2,7 @@ import Testing
 
 @testable import Canopy
 
-@Suite struct DeliverySequencerTests {
+@Suite(.timeLimit(.minutes(1))) struct DeliverySequencerTests {
     @Test func admitsOnlyNewerSequences() {
         let sequencer = DeliverySequencer()
         #expect(sequencer.admit(1))

@@ -6,7 +6,7 @@ import Testing
 
 /// The Observation bridge: an `@Observable` model of a subscription's latest props.
 @MainActor
-@Suite struct ObservablePropsTests {
+@Suite(.timeLimit(.minutes(1))) struct ObservablePropsTests {
     let scheduler = ManualScheduler()
     let presentation = DispatchQueue(label: "test.presentation")
 

@@ -6,7 +6,7 @@ import Testing
 /// `Presentable` and its presenter: nothing before `subscribeToStore()`, props to `setProps` on the main
 /// actor, and teardown with the object.
 @MainActor
-@Suite struct PresentableTests {
+@Suite(.timeLimit(.minutes(1))) struct PresentableTests {
     final class Screen: Presentable {
         var presenter: (any PresenterProtocol)?
         let recorder = StateRecorder<String>()

@@ -5,7 +5,7 @@ import Testing
 @testable import Canopy
 
 /// The subscriber pipeline through the plain-code `subscribe(props:…)`, driven by a manual clock.
-@Suite struct StoreSubscribeTests {
+@Suite(.timeLimit(.minutes(1))) struct StoreSubscribeTests {
     struct Pair: Equatable, Sendable {
         var a = 0
         var b = 0

@@ -5,7 +5,7 @@ import Testing
 
 /// `UIStateObserver.subscribe`: props off the main thread, delivery on the main actor, and a
 /// subscription that ends with its observer object.
-@Suite struct UIStateObserverTests {
+@Suite(.timeLimit(.minutes(1))) struct UIStateObserverTests {
     final class Screen: UIStateObserver, Sendable {
         let store: StateStore<(Int, String), Int>?
 

@@ -4,7 +4,7 @@ import Foundation
 import Testing
 
 /// Code written the way a Puredux program calls the store API, with a plain `import Canopy`.
-@Suite struct PureduxSurfaceTests {
+@Suite(.timeLimit(.minutes(1))) struct PureduxSurfaceTests {
     struct AppState: Sendable, Equatable {
         var count = 0
         var title: String? = nil

@@ -4,7 +4,7 @@ import Testing
 
 @testable import Canopy
 
-@Suite struct StateStoreTests {
+@Suite(.timeLimit(.minutes(1))) struct StateStoreTests {
     private func counter() -> StateStore<Int, Int> {
         StateStore(0) { state, action in state += action }
     }
@@ -203,7 +203,7 @@ import Testing
     }
 }
 
-@Suite struct DrainFairnessTests {
+@Suite(.timeLimit(.minutes(1))) struct DrainFairnessTests {
     @Test func aSustainedStreamStillLetsOtherWorkOnTheQueueRun() async {
         let store = StateStore<Int, Int>(0) { state, action in state += action }
         let weak = store.weakStore()

@@ -2,7 +2,7 @@ import Testing
 
 @testable import Canopy
 
-@Suite struct WeakStoreTests {
+@Suite(.timeLimit(.minutes(1))) struct WeakStoreTests {
     @Test func weakStoreDispatchesWhileTheStoreLives() async {
         let store = StateStore<Int, Int>(0) { state, action in state += action }
         let weak = store.weakStore()

@@ -1,3 +1,5 @@
+import Dispatch
+
 /// Records what an async effect body goes through — started, cancelled, finished — so a test can check
 /// that cancelling the effect reached the running task.
 ///
@@ -14,9 +16,12 @@ final class CancellationProbe: Sendable {
 
     /// Records `started(run)`, suspends until the current task is cancelled, then records
     /// `finished(run)` if the task ended without being cancelled (it cannot, unless cancellation is
-    /// broken).
+    /// broken: then it ends after the wait bound, so the test fails on the events instead of hanging).
     func waitForCancellation(run: Int = 0) async {
         let (stream, continuation) = AsyncStream<Never>.makeStream()
+        DispatchQueue.global().asyncAfter(deadline: .now() + .seconds(waitBoundSeconds)) {
+            continuation.finish()
+        }
         await withTaskCancellationHandler {
             events.record(.started(run))
             for await _ in stream {}

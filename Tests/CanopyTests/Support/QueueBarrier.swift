@@ -1,4 +1,5 @@
 import Dispatch
+import Testing
 
 @testable import Canopy
 
@@ -11,9 +12,9 @@ extension StateStore {
 ///
 /// Dispatch releases a block right after running it, so when a block submitted now runs, every block
 /// before it (and what it captured) is gone. This is an explicit signal, not a wait on the clock.
-func settle(_ queue: DispatchQueue) async {
-    await withCheckedContinuation { continuation in
-        queue.async { continuation.resume() }
+func settle(_ queue: DispatchQueue, sourceLocation: SourceLocation = #_sourceLocation) async {
+    _ = await boundedWait(for: "queue \(queue.label) to settle", sourceLocation: sourceLocation) { resume in
+        queue.async { resume(()) }
     }
 }
 

@@ -4,7 +4,7 @@ import Testing
 
 @testable import Canopy
 
-@Suite struct ManualSchedulerTests {
+@Suite(.timeLimit(.minutes(1))) struct ManualSchedulerTests {
     private let queue = DispatchQueue(label: "manual-scheduler-tests")
 
     @Test func runsWorkOnlyWhenItsTimeComes() {
@@ -61,7 +61,7 @@ import Testing
     }
 }
 
-@Suite struct DispatchDelaySchedulerTests {
+@Suite(.timeLimit(.minutes(1))) struct DispatchDelaySchedulerTests {
     @Test func runsWorkOnTheGivenQueue() async {
         let queue = DispatchQueue(label: "dispatch-scheduler-tests")
         let key = DispatchSpecificKey<Bool>()

@@ -4,7 +4,7 @@ import Testing
 
 @testable import Canopy
 
-@Suite struct ChildStoreTests {
+@Suite(.timeLimit(.minutes(1))) struct ChildStoreTests {
     @Test func childStateIsParentStatePairedWithLocalState() async {
         let root = StateStore<Int, Int>(0) { state, action in state += action }
         let child = root.with("a") { text, action in text += "\(action)" }
@@ -197,7 +197,7 @@ import Testing
     }
 }
 
-@Suite struct MappedStoreTests {
+@Suite(.timeLimit(.minutes(1))) struct MappedStoreTests {
     @Test func observersOfATemporaryMappedStoreLiveAsLongAsItsParent() async {
         let root = StateStore<Int, Int>(0) { state, action in state += action }
         let recorder = StateRecorder<Int>()

@@ -3,7 +3,7 @@ import Testing
 
 @testable import TaskBoard
 
-@Suite struct ScriptRunnerTests {
+@Suite(.timeLimit(.minutes(1))) struct ScriptRunnerTests {
     private func run(
         _ script: String,
         on test: TestBoard = TestBoard(),

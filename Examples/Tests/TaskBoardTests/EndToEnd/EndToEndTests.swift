@@ -2,7 +2,7 @@ import Foundation
 import Testing
 
 /// Runs the built `taskboard` binary, as a user or CI would, against a temporary data folder.
-@Suite struct EndToEndTests {
+@Suite(.timeLimit(.minutes(1))) struct EndToEndTests {
     struct Run {
         let status: Int32
         let output: String

@@ -3,7 +3,7 @@ import Testing
 
 @testable import TaskBoard
 
-@Suite struct JSONFileTests {
+@Suite(.timeLimit(.minutes(1))) struct JSONFileTests {
     private let folder: URL
     private let now = Date(timeIntervalSince1970: 1_741_946_400)
 

@@ -4,7 +4,7 @@ import Testing
 @testable import TaskBoard
 
 /// The debounced search, driven by the manual scheduler: nothing here sleeps.
-@Suite struct SearchEffectsTests {
+@Suite(.timeLimit(.minutes(1))) struct SearchEffectsTests {
     private func board() async -> TestBoard {
         let test = TestBoard()
         await test.board.tasks.send(.tasks(.add(title: "Buy milk", tags: ["home"])))

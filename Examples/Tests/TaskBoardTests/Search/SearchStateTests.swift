@@ -2,7 +2,7 @@ import Testing
 
 @testable import TaskBoard
 
-@Suite struct SearchStateTests {
+@Suite(.timeLimit(.minutes(1))) struct SearchStateTests {
     private func results(_ serial: Int, _ query: String) -> SearchResults {
         SearchResults(serial: serial, query: query, hits: [])
     }
@@ -55,7 +55,7 @@ import Testing
     }
 }
 
-@Suite struct SearchMatcherTests {
+@Suite(.timeLimit(.minutes(1))) struct SearchMatcherTests {
     private let tasks = [
         TaskItem(id: 1, title: "Buy milk and more milk", tags: ["home", "errands"]),
         TaskItem(id: 2, title: "Write report", tags: ["work"]),

@@ -5,7 +5,7 @@ import Testing
 
 /// The Stats subscription: dedup, debounce, props on the presentation queue, driven by the manual
 /// scheduler.
-@Suite struct StatsPresenterTests {
+@Suite(.timeLimit(.minutes(1))) struct StatsPresenterTests {
     private func input(_ revision: Int, topTags: Int = 5) -> StatsProps.Input {
         StatsProps.Input(revision: revision, today: TestBoard.day, topTags: topTags)
     }

@@ -2,7 +2,7 @@ import Testing
 
 @testable import TaskBoard
 
-@Suite struct StatsPropsTests {
+@Suite(.timeLimit(.minutes(1))) struct StatsPropsTests {
     private let today = Day(year: 2025, month: 3, day: 14)!
 
     private func tasks(_ items: [TaskItem]) -> TasksState {

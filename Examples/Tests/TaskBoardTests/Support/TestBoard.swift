@@ -1,6 +1,7 @@
 import Canopy
 import Foundation
 import Synchronization
+import Testing
 
 @testable import TaskBoard
 
@@ -99,13 +100,19 @@ final class RecordingWriter: Sendable {
     }
 }
 
-/// Waits for the first state of `store` (the current one included) that satisfies `condition`.
+/// Waits for the first state of `store` (the current one included) that satisfies `condition`; after
+/// the wait bound, records an issue at the caller and returns `nil`.
 func firstState<State: Sendable>(
     of store: StateStore<State, AppAction>,
-    where condition: (State) -> Bool
+    sourceLocation: SourceLocation = #_sourceLocation,
+    where condition: @escaping @Sendable (State) -> Bool
 ) async -> State? {
-    for await state in store.states() where condition(state) {
-        return state
+    let states = store.states()
+    let found = await bounded("a state that satisfies the condition", sourceLocation: sourceLocation) { () -> State?? in
+        for await state in states where condition(state) {
+            return .some(state)
+        }
+        return .some(nil)
     }
-    return nil
+    return found ?? nil
 }

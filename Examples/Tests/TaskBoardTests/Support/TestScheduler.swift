@@ -2,6 +2,7 @@ import Canopy
 import Dispatch
 import Foundation
 import Synchronization
+import Testing
 
 /// A `ManualScheduler` that tells waiting tests when work is scheduled or cancelled, so a test can
 /// wait for a timer to be armed (an explicit signal) before it moves the clock.
@@ -19,7 +20,7 @@ final class TestScheduler: DelayScheduler {
 
     private struct Waiter {
         let condition: @Sendable (Counts) -> Bool
-        let continuation: CheckedContinuation<Void, Never>
+        let resume: @Sendable () -> Void
     }
 
     private struct State {
@@ -73,22 +74,35 @@ final class TestScheduler: DelayScheduler {
         manual.advance(by: interval)
     }
 
-    /// Suspends until `condition` holds for the counts.
-    func wait(until condition: @escaping @Sendable (Counts) -> Bool) async {
-        await withCheckedContinuation { continuation in
+    /// Suspends until `condition` holds for the counts (or records an issue at the caller after the
+    /// wait bound).
+    func wait(
+        until condition: @escaping @Sendable (Counts) -> Bool,
+        sourceLocation: SourceLocation = #_sourceLocation
+    ) async {
+        await boundedWait(for: "scheduled work (counts: \(counts))", sourceLocation: sourceLocation) { resume in
             let satisfied = state.withLock { state in
                 guard !condition(state.counts) else { return true }
-                state.waiters.append(Waiter(condition: condition, continuation: continuation))
+                state.waiters.append(Waiter(condition: condition, resume: resume))
                 return false
             }
-            if satisfied { continuation.resume() }
+            if satisfied { resume() }
         }
     }
 
     /// Suspends until at least `count` pieces of tracked work were scheduled in all, with `pending` of
     /// them still waiting.
-    func waitForScheduled(_ count: Int, pending: Int? = nil) async {
-        await wait { $0.scheduled >= count && (pending == nil || $0.pending == pending) }
+    func waitForScheduled(
+        _ count: Int,
+        pending: Int? = nil,
+        sourceLocation: SourceLocation = #_sourceLocation
+    )
+        async
+    {
+        await wait(
+            until: { $0.scheduled >= count && (pending == nil || $0.pending == pending) },
+            sourceLocation: sourceLocation
+        )
     }
 
     private func finished(_ id: UInt64?) {
@@ -103,14 +117,14 @@ final class TestScheduler: DelayScheduler {
 
     private func signal() {
         let ready = state.withLock { state in
-            var ready: [CheckedContinuation<Void, Never>] = []
+            var ready: [@Sendable () -> Void] = []
             state.waiters.removeAll { waiter in
                 guard waiter.condition(state.counts) else { return false }
-                ready.append(waiter.continuation)
+                ready.append(waiter.resume)
                 return true
             }
             return ready
         }
-        for continuation in ready { continuation.resume() }
+        for resume in ready { resume() }
     }
 }

@@ -5,7 +5,7 @@ import Testing
 @testable import TaskBoard
 
 /// Sync against the in-process remote, with retries and backoff on the manual scheduler.
-@Suite struct SyncEffectsTests {
+@Suite(.timeLimit(.minutes(1))) struct SyncEffectsTests {
     private func board(failFirst: Int = 0) async -> TestBoard {
         let test = TestBoard(remote: TestBoard.remote(latency: 0.3, failFirst: failFirst))
         await test.board.tasks.send(.tasks(.add(title: "Buy milk")))

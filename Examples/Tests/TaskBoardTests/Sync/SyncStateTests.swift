@@ -4,7 +4,7 @@ import Testing
 
 @testable import TaskBoard
 
-@Suite struct SyncStateTests {
+@Suite(.timeLimit(.minutes(1))) struct SyncStateTests {
     private let at = Date(timeIntervalSince1970: 1_741_946_400)
 
     private func started(_ direction: SyncState.Direction = .push) -> SyncState {

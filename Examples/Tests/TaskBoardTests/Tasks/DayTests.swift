@@ -3,7 +3,7 @@ import Testing
 
 @testable import TaskBoard
 
-@Suite struct DayTests {
+@Suite(.timeLimit(.minutes(1))) struct DayTests {
     @Test func parsesAndPrintsISODates() {
         #expect(Day(iso: "2025-03-04")?.description == "2025-03-04")
         #expect(Day(iso: "2025-02-30") == nil)

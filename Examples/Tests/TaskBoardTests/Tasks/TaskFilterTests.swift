@@ -2,7 +2,7 @@ import Testing
 
 @testable import TaskBoard
 
-@Suite struct TaskFilterTests {
+@Suite(.timeLimit(.minutes(1))) struct TaskFilterTests {
     private let today = Day(year: 2025, month: 3, day: 14)!
     private let tasks = [
         TaskItem(id: 1, title: "Late", tags: ["work"], due: Day(year: 2025, month: 3, day: 13)),

@@ -4,7 +4,7 @@ import Testing
 @testable import TaskBoard
 
 /// Saving and reminders, driven by the manual scheduler.
-@Suite struct TasksEffectsTests {
+@Suite(.timeLimit(.minutes(1))) struct TasksEffectsTests {
     @Test func aBurstOfChangesIsWrittenOnceAfterTheDelay() async throws {
         let test = TestBoard()
         let tasks = test.board.tasks

@@ -3,7 +3,7 @@ import Testing
 
 @testable import TaskBoard
 
-@Suite struct TasksStateTests {
+@Suite(.timeLimit(.minutes(1))) struct TasksStateTests {
     private func reduced(_ actions: TasksAction...) -> TasksState {
         var state = TasksState()
         for action in actions { state.reduce(.tasks(action)) }

@@ -3,7 +3,7 @@ import Testing
 
 @testable import TaskBoard
 
-@Suite struct LineParserTests {
+@Suite(.timeLimit(.minutes(1))) struct LineParserTests {
     @Test func splitsWordsLikeAShell() throws {
         #expect(try LineParser.split(#"add "Buy milk" --tag home"#) == ["add", "Buy milk", "--tag", "home"])
         #expect(try LineParser.split(#"edit 1 it\'s 'a "b"'"#) == ["edit", "1", "it's", #"a "b""#])
@@ -75,7 +75,7 @@ import Testing
     }
 }
 
-@Suite struct EditDistanceTests {
+@Suite(.timeLimit(.minutes(1))) struct EditDistanceTests {
     @Test(arguments: [
         ("list", "list", 0), ("lsit", "list", 1), ("lst", "list", 1), ("edit", "lsit", 2), ("", "add", 3),
     ])

@@ -1,0 +1,27 @@
+/// A small seeded random generator (SplitMix64), so a random test replays exactly from its seed on
+/// every platform, unlike the system generator.
+struct SplitMix64: RandomNumberGenerator {
+    private var state: UInt64
+
+    init(seed: UInt64) {
+        state = seed
+    }
+
+    mutating func next() -> UInt64 {
+        state &+= 0x9E37_79B9_7F4A_7C15
+        var value = state
+        value = (value ^ (value >> 30)) &* 0xBF58_476D_1CE4_E5B9
+        value = (value ^ (value >> 27)) &* 0x94D0_49BB_1331_11EB
+        return value ^ (value >> 31)
+    }
+
+    /// A number in `0..<bound`.
+    mutating func next(below bound: Int) -> Int {
+        Int(next() % UInt64(bound))
+    }
+
+    /// `true` with probability `percent` / 100.
+    mutating func chance(_ percent: Int) -> Bool {
+        next(below: 100) < percent
+    }
+}

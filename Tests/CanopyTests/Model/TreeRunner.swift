@@ -1,0 +1,215 @@
+import Dispatch
+import Testing
+
+@testable import Canopy
+
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
+import Foundation
+#endif
+
+/// Runs a sequence of ``TreeOperation``s on real stores and on a ``TreeModel`` side by side, and
+/// describes the first difference: an observer's states, a store's state, or a node's liveness.
+///
+/// Everything goes through the public API. Each step is sent from the test's thread, so the engine
+/// must reduce and deliver in exactly the model's order; steps whose outcome depends on timing (a
+/// cancel, a dropped handle, moving the clock) first wait until the tree has caught up.
+final class TreeRunner {
+    /// The real handle behind a model handle: its `[Int]` form, plus, for nodes, the node itself.
+    private struct RealHandle {
+        let flat: StateStore<[Int], ModelAction>
+        let dispatch: @Sendable (ModelAction) -> Void
+        let subscribeRaw: @Sendable (Observer<[Int]>) -> Void
+    }
+
+    /// A child's own state: a value and a token whose release shows the node was freed.
+    private struct Local: Sendable {
+        var value = 0
+        let token = Tracked()
+    }
+
+    private struct JobLocal: Sendable {
+        var job = Effect.State.idle()
+        let token = Tracked()
+    }
+
+    private let scheduler = ManualScheduler()
+    private let effectQueue = DispatchQueue(label: "canopy.tests.model.effects")
+    private let root: StateStore<[Int], ModelAction>
+    private var model = TreeModel()
+    private var real: [RealHandle?] = []
+    private var tokens: [Int: WeakRef<Tracked>] = [:]
+    private var recorders: [StateRecorder<[Int]>] = []
+    private var cancellables: [Subscription?] = []
+    private var log: [String] = []
+
+    init() {
+        root = StateStore([0], scheduler: scheduler) { state, action in ModelAction.fold(&state[0], action) }
+        let root = root
+        real = [RealHandle(flat: root, dispatch: { root.dispatch($0) }, subscribeRaw: { root.subscribe(observer: $0) })]
+    }
+
+    /// Runs `operations`; returns a description of the first difference from the model, or `nil`.
+    func run(_ operations: [TreeOperation]) async -> String? {
+        for (step, operation) in operations.enumerated() {
+            if let failure = await perform(operation) {
+                return "step \(step) \(operation): \(failure)"
+            }
+        }
+        return await check()
+    }
+
+    /// Waits until the tree has run everything sent so far and released what it ran.
+    private func catchUp() async {
+        _ = await root.state
+        _ = await root.state
+    }
+
+    private func pick(_ number: Int, among candidates: [Int]) -> Int? {
+        candidates.isEmpty ? nil : candidates[number % candidates.count]
+    }
+
+    private func perform(_ operation: TreeOperation) async -> String? {
+        let held = model.heldHandles
+        switch operation {
+        case .makeChild(let parent):
+            guard let parent = pick(parent, among: held), let store = real[parent]?.flat else { return nil }
+            let child = store.with(Local()) { local, action in ModelAction.fold(&local.value, action) }
+            let index = model.add(.child(parent: parent))
+            tokens[index] = WeakRef(await child.state.1.token)
+            real.append(
+                RealHandle(
+                    flat: child.map(state: { $0.0 + [$0.1.value] }),
+                    dispatch: { child.dispatch($0) },
+                    subscribeRaw: { observer in
+                        child.subscribe(observer: Observer(id: observer.id) { observer.observe($0.0 + [$0.1.value]) })
+                    }
+                )
+            )
+        case .makeJobChild(let parent):
+            guard let parent = pick(parent, among: held), let store = real[parent]?.flat else { return nil }
+            let child = store.with(JobLocal()) { local, action in JobCommand.reduce(&local.job, action) }
+            child.effect(\.1.job, on: effectQueue) { _, dispatch in
+                Effect { dispatch(.job(.succeed)) }
+            }
+            let index = model.add(.jobChild(parent: parent))
+            tokens[index] = WeakRef(await child.state.1.token)
+            let flatten: @Sendable (([Int], JobLocal)) -> [Int] = { $0.0 + [JobCommand.code($0.1.job)] }
+            real.append(
+                RealHandle(
+                    flat: child.map(state: flatten),
+                    dispatch: { child.dispatch($0) },
+                    subscribeRaw: { observer in
+                        child.subscribe(observer: Observer(id: observer.id) { observer.observe(flatten($0)) })
+                    }
+                )
+            )
+        case .makeView(let parent, let stateMap, let actionMap):
+            guard let parent = pick(parent, among: held), let store = real[parent]?.flat else { return nil }
+            let view = store.map(state: { stateMap.apply($0) }).map(actions: { actionMap.apply($0) })
+            _ = model.add(.view(parent: parent, state: stateMap, action: actionMap))
+            real.append(
+                RealHandle(flat: view, dispatch: { view.dispatch($0) }, subscribeRaw: { view.subscribe(observer: $0) })
+            )
+        case .subscribeRaw(let target, let deadAfter):
+            guard let target = pick(target, among: held), let handle = real[target] else { return nil }
+            let recorder = StateRecorder<[Int]>()
+            let calls = LockedValue(0)
+            handle.subscribeRaw(
+                Observer { state in
+                    recorder.record(state)
+                    let count = calls.withLock { count in
+                        count += 1
+                        return count
+                    }
+                    return deadAfter.map { count >= $0 } == true ? .dead : .active
+                }
+            )
+            _ = model.subscribe(target, .raw(deadAfter: deadAfter))
+            recorders.append(recorder)
+            cancellables.append(nil)
+        case .subscribeDedup(let target, let equating):
+            guard let target = pick(target, among: held), let handle = real[target] else { return nil }
+            let recorder = StateRecorder<[Int]>()
+            let subscription = handle.flat.subscribe(removeStateDuplicates: equating.equating) { recorder.record($0) }
+            _ = model.subscribe(target, .dedup(equating))
+            recorders.append(recorder)
+            cancellables.append(subscription)
+        case .cancel(let number):
+            let cancellable = cancellables.indices.filter { cancellables[$0] != nil }
+            guard let index = pick(number, among: cancellable) else { return nil }
+            await catchUp()
+            cancellables[index]?.cancel()
+            cancellables[index] = nil
+            model.cancel(index)
+        case .drop(let target):
+            guard let target = pick(target, among: held.filter { $0 != 0 }) else { return nil }
+            await catchUp()
+            real[target] = nil
+            model.drop(target)
+            await catchUp()
+            return checkLiveness()
+        case .dispatch(let target, let action):
+            guard let target = pick(target, among: held), let handle = real[target] else { return nil }
+            handle.dispatch(action)
+            model.dispatch(action, to: target)
+        case .advance(let interval):
+            await catchUp()
+            scheduler.advance(by: TimeInterval(interval))
+            for job in model.advance(by: interval) {
+                model.dispatch(.job(.succeed), to: job)
+            }
+        }
+        return nil
+    }
+
+    private func checkLiveness() -> String? {
+        for (index, token) in tokens.sorted(by: { $0.key < $1.key }) {
+            let alive = token.object != nil
+            if alive != model.handles[index].alive {
+                return "node \(index) is \(alive ? "alive" : "freed"), the model says \(alive ? "freed" : "alive")"
+            }
+        }
+        return nil
+    }
+
+    /// Compares every observer's states and every held store's state with the model.
+    private func check() async -> String? {
+        await catchUp()
+        for index in model.subscriptions.indices {
+            let subscription = model.subscriptions[index]
+            let actual = recorders[index].values
+            var cap: Int?
+            if case .raw(let deadAfter) = subscription.kind { cap = deadAfter }
+            if !Self.matches(actual, subscription.expected, cap: cap) {
+                return
+                    "subscription \(index) (\(subscription.kind) on handle \(subscription.handle)) received \(actual), "
+                    + "the model expects \(subscription.expected) (a ? marks a state that may be skipped)"
+            }
+        }
+        for index in model.heldHandles {
+            guard let store = real[index]?.flat else { continue }
+            let actual = await store.state
+            let expected = model.state(of: index)
+            if actual != expected {
+                return "handle \(index) has state \(actual), the model says \(expected)"
+            }
+        }
+        return checkLiveness()
+    }
+
+    /// Whether `actual` is `expected` with some optional states left out, cut after `cap` calls.
+    static func matches(_ actual: [[Int]], _ expected: [TreeModel.Expected], cap: Int?) -> Bool {
+        var next = 0
+        for state in actual {
+            while next < expected.count, expected[next].state != state, expected[next].optional {
+                next += 1
+            }
+            guard next < expected.count, expected[next].state == state else { return false }
+            next += 1
+        }
+        if let cap, actual.count >= cap { return actual.count == cap }
+        return expected[next...].allSatisfy(\.optional)
+    }
+}

@@ -1,0 +1,56 @@
+import Dispatch
+import Testing
+
+@testable import Canopy
+
+/// How long a test helper waits for a signal before it records a failure and lets the test go on.
+///
+/// A safety net, never a way to synchronise: every wait in the tests ends on an explicit signal, and
+/// the bound only turns a bug that would hang the run into a failure that names the waiting test.
+let waitBoundSeconds = 20
+
+private var waitBound: DispatchTime { .now() + .seconds(waitBoundSeconds) }
+
+/// Hands a continuation its value once: from the signal or from the bound, whichever comes first.
+private final class ResumeOnce<Value: Sendable>: Sendable {
+    private let continuation: LockedValue<CheckedContinuation<Value?, Never>?>
+
+    init(_ continuation: CheckedContinuation<Value?, Never>) {
+        self.continuation = LockedValue(continuation)
+    }
+
+    func resume(_ value: Value?) {
+        continuation.exchange(nil)?.resume(returning: value)
+    }
+}
+
+/// Suspends until `start` passes a value to the function it receives, and returns that value; after
+/// the bound, records an issue at `sourceLocation` that names `what`, and returns `nil`.
+func boundedWait<Value: Sendable>(
+    for what: @autoclosure () -> String,
+    sourceLocation: SourceLocation,
+    _ start: (_ resume: @escaping @Sendable (Value) -> Void) -> Void
+) async -> Value? {
+    let value = await withCheckedContinuation { (continuation: CheckedContinuation<Value?, Never>) in
+        let once = ResumeOnce(continuation)
+        DispatchQueue.global().asyncAfter(deadline: waitBound) { once.resume(nil) }
+        start { once.resume($0) }
+    }
+    if value == nil {
+        Issue.record("Timed out after \(waitBoundSeconds) s waiting for \(what())", sourceLocation: sourceLocation)
+    }
+    return value
+}
+
+/// Blocks until `semaphore` is signalled; after the bound, records an issue at `sourceLocation` that
+/// names `what`, and returns `false`.
+@discardableResult
+func boundedWait(
+    on semaphore: DispatchSemaphore,
+    for what: @autoclosure () -> String,
+    sourceLocation: SourceLocation
+) -> Bool {
+    guard semaphore.wait(timeout: waitBound) == .timedOut else { return true }
+    Issue.record("Timed out after \(waitBoundSeconds) s waiting for \(what())", sourceLocation: sourceLocation)
+    return false
+}
