@@ -57,6 +57,35 @@ import Foundation
         #expect(failures.isEmpty, "\(failures.joined(separator: "\n\n"))")
     }
 
+    @Test func concurrentDispatchAgreesWithTheModel() async {
+        var failures: [String] = []
+        for seed in Self.seeds(defaultCount: 2000).prefix(Self.concurrentCount) {
+            var random = SplitMix64(seed: seed)
+            let structure = TreeOperation.sequence(count: 4 + random.next(below: 24), using: &random)
+            let failure = await TreeRunner().runConcurrently(
+                structure: structure,
+                producers: 2 + random.next(below: 3),
+                actionsPerProducer: 50 + random.next(below: 100),
+                using: &random
+            )
+            guard let failure else { continue }
+            failures.append(
+                """
+                seed \(seed) (replay with CANOPY_SEED=\(seed)): \(failure)
+                structure:
+                \(structure.map { "    .\($0)," }.joined(separator: "\n"))
+                """
+            )
+            if failures.count >= 3 { break }
+        }
+        #expect(failures.isEmpty, "\(failures.joined(separator: "\n\n"))")
+    }
+
+    /// Concurrent runs cost more (threads, hundreds of actions each): a tenth of the sequences.
+    private static var concurrentCount: Int {
+        max(Self.seeds(defaultCount: 2000).count / 10, 1)
+    }
+
     /// The shortest sub-sequence found (removing chunks, then single steps) that still fails.
     static func shrink(_ operations: [TreeOperation], failure: String) async -> ([TreeOperation], String) {
         var current = operations

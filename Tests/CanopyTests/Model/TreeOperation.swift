@@ -9,6 +9,8 @@ enum TreeOperation: Sendable, CustomStringConvertible {
     case cancel(subscription: Int)
     case drop(target: Int)
     case dispatch(target: Int, action: ModelAction)
+    case dispatchThroughTemporaryChild(parent: Int, action: ModelAction)
+    case dispatchThroughWeakHandle(target: Int, action: ModelAction)
     case advance(by: Int)
 
     var description: String {
@@ -23,6 +25,10 @@ enum TreeOperation: Sendable, CustomStringConvertible {
         case .cancel(let subscription): "cancel(subscription: \(subscription))"
         case .drop(let target): "drop(target: \(target))"
         case .dispatch(let target, let action): "dispatch(target: \(target), action: \(action))"
+        case .dispatchThroughTemporaryChild(let parent, let action):
+            "dispatchThroughTemporaryChild(parent: \(parent), action: \(action))"
+        case .dispatchThroughWeakHandle(let target, let action):
+            "dispatchThroughWeakHandle(target: \(target), action: \(action))"
         case .advance(let interval): "advance(by: \(interval))"
         }
     }
@@ -62,6 +68,8 @@ enum TreeOperation: Sendable, CustomStringConvertible {
                 default: .succeed
                 }
             return .dispatch(target: target, action: .job(command))
+        case 68..<71: return .dispatchThroughTemporaryChild(parent: target, action: .tag(random.next(below: 10)))
+        case 71..<76: return .dispatchThroughWeakHandle(target: target, action: .tag(random.next(below: 10)))
         default: return .dispatch(target: target, action: .tag(random.next(below: 10)))
         }
     }

@@ -26,7 +26,7 @@ final class TreeRunner {
     /// A child's own state: a value and a token whose release shows the node was freed.
     private struct Local: Sendable {
         var value = 0
-        let token = Tracked()
+        var token = Tracked()
     }
 
     private struct JobLocal: Sendable {
@@ -39,15 +39,38 @@ final class TreeRunner {
     private let root: StateStore<[Int], ModelAction>
     private var model = TreeModel()
     private var real: [RealHandle?] = []
+    /// A `weakStore()` dispatch for every handle ever made, kept after the handle is dropped.
+    private var weakDispatches: [@Sendable (ModelAction) -> Void] = []
     private var tokens: [Int: WeakRef<Tracked>] = [:]
     private var recorders: [StateRecorder<[Int]>] = []
     private var cancellables: [Subscription?] = []
     private var log: [String] = []
 
+    /// Filled by the root's reducer: actions of one producer reduced out of the order they were sent.
+    private let orderViolations = StateRecorder<String>()
+    /// Filled by handlers called after their subscription's `cancel()` returned on another thread.
+    private let lateCalls = StateRecorder<Int>()
+    private var cancelReturned: [LockedValue<Bool>] = []
+
     init() {
-        root = StateStore([0], scheduler: scheduler) { state, action in ModelAction.fold(&state[0], action) }
+        let lastSequence = LockedValue<[Int: Int]>([:])
+        let orderViolations = orderViolations
+        root = StateStore([0], scheduler: scheduler) { state, action in
+            ModelAction.fold(&state[0], action)
+            if case .add(let producer, let sequence, _) = action {
+                let last = lastSequence.withLock { last in
+                    defer { last[producer] = sequence }
+                    return last[producer] ?? -1
+                }
+                if sequence != last + 1 {
+                    orderViolations.record("producer \(producer): action \(sequence) reduced after \(last)")
+                }
+            }
+        }
         let root = root
         real = [RealHandle(flat: root, dispatch: { root.dispatch($0) }, subscribeRaw: { root.subscribe(observer: $0) })]
+        let weakRoot = root.weakStore()
+        weakDispatches = [{ weakRoot.dispatch($0) }]
     }
 
     /// Runs `operations`; returns a description of the first difference from the model, or `nil`.
@@ -78,6 +101,8 @@ final class TreeRunner {
             let child = store.with(Local()) { local, action in ModelAction.fold(&local.value, action) }
             let index = model.add(.child(parent: parent))
             tokens[index] = WeakRef(await child.state.1.token)
+            let weakChild = child.weakStore()
+            weakDispatches.append { weakChild.dispatch($0) }
             real.append(
                 RealHandle(
                     flat: child.map(state: { $0.0 + [$0.1.value] }),
@@ -96,6 +121,8 @@ final class TreeRunner {
             let index = model.add(.jobChild(parent: parent))
             tokens[index] = WeakRef(await child.state.1.token)
             let flatten: @Sendable (([Int], JobLocal)) -> [Int] = { $0.0 + [JobCommand.code($0.1.job)] }
+            let weakChild = child.weakStore()
+            weakDispatches.append { weakChild.dispatch($0) }
             real.append(
                 RealHandle(
                     flat: child.map(state: flatten),
@@ -109,6 +136,8 @@ final class TreeRunner {
             guard let parent = pick(parent, among: held), let store = real[parent]?.flat else { return nil }
             let view = store.map(state: { stateMap.apply($0) }).map(actions: { actionMap.apply($0) })
             _ = model.add(.view(parent: parent, state: stateMap, action: actionMap))
+            let weakView = view.weakStore()
+            weakDispatches.append { weakView.dispatch($0) }
             real.append(
                 RealHandle(flat: view, dispatch: { view.dispatch($0) }, subscribeRaw: { view.subscribe(observer: $0) })
             )
@@ -129,13 +158,21 @@ final class TreeRunner {
             _ = model.subscribe(target, .raw(deadAfter: deadAfter))
             recorders.append(recorder)
             cancellables.append(nil)
+            cancelReturned.append(LockedValue(false))
         case .subscribeDedup(let target, let equating):
             guard let target = pick(target, among: held), let handle = real[target] else { return nil }
             let recorder = StateRecorder<[Int]>()
-            let subscription = handle.flat.subscribe(removeStateDuplicates: equating.equating) { recorder.record($0) }
+            let returned = LockedValue(false)
+            let lateCalls = lateCalls
+            let index = recorders.count
+            let subscription = handle.flat.subscribe(removeStateDuplicates: equating.equating) { state in
+                if returned.withLock({ $0 }) { lateCalls.record(index) }
+                recorder.record(state)
+            }
             _ = model.subscribe(target, .dedup(equating))
             recorders.append(recorder)
             cancellables.append(subscription)
+            cancelReturned.append(returned)
         case .cancel(let number):
             let cancellable = cancellables.indices.filter { cancellables[$0] != nil }
             guard let index = pick(number, among: cancellable) else { return nil }
@@ -150,6 +187,29 @@ final class TreeRunner {
             model.drop(target)
             await catchUp()
             return checkLiveness()
+        case .dispatchThroughTemporaryChild(let parent, let action):
+            // SPEC 2.2: an action sent through a handle nobody keeps is still reduced, then the child
+            // is freed.
+            guard let parent = pick(parent, among: held), let store = real[parent]?.flat else { return nil }
+            var local = Local()
+            let index = model.add(.child(parent: parent))
+            tokens[index] = WeakRef(local.token)
+            store.with(local) { local, action in ModelAction.fold(&local.value, action) }.dispatch(action)
+            local.token = Tracked()
+            real.append(nil)
+            weakDispatches.append { _ in }
+            model.dispatch(action, to: index)
+            model.drop(index)
+            await catchUp()
+            return checkLiveness()
+        case .dispatchThroughWeakHandle(let target, let action):
+            // Any handle made so far, dropped or not: a weak handle reaches the store while its node
+            // lives; a view's weak handle keeps the view's transforms over its node's weak handle.
+            let target = target % model.handles.count
+            weakDispatches[target](action)
+            if model.handles[model.node(of: target)].alive {
+                model.dispatch(action, to: target)
+            }
         case .dispatch(let target, let action):
             guard let target = pick(target, among: held), let handle = real[target] else { return nil }
             handle.dispatch(action)
@@ -159,6 +219,98 @@ final class TreeRunner {
             scheduler.advance(by: TimeInterval(interval))
             for job in model.advance(by: interval) {
                 model.dispatch(.job(.succeed), to: job)
+            }
+        }
+        return nil
+    }
+
+    /// Builds a tree with `structure`, then sends `actionsPerProducer` commutative actions from each of
+    /// `producers` threads to random stores while another thread cancels random subscriptions.
+    ///
+    /// The interleaving is the engine's, so instead of exact sequences it checks what holds for every
+    /// interleaving: each producer's actions are reduced in the order sent; the root's observer sees
+    /// one state per action; no handler starts after its `cancel()` returned; every store ends in the
+    /// model's state, and every observer still subscribed was last given that state.
+    func runConcurrently(
+        structure: [TreeOperation],
+        producers: Int,
+        actionsPerProducer: Int,
+        using random: inout SplitMix64
+    ) async -> String? {
+        if let failure = await run(structure) { return "building the tree: \(failure)" }
+        let targets = model.heldHandles
+        let plans = (0..<producers).map { producer in
+            (0..<actionsPerProducer).map { sequence in
+                let target = targets[random.next(below: targets.count)]
+                return (
+                    target, ModelAction.add(producer: producer, sequence: sequence, amount: 1 + random.next(below: 9))
+                )
+            }
+        }
+        let cancels = cancellables.indices.filter { cancellables[$0] != nil && random.chance(50) }
+        let rootCalls = StateRecorder<[Int]>()
+        root.subscribe(
+            observer: Observer { state in
+                rootCalls.record(state)
+                return .active
+            }
+        )
+        _ = await rootCalls.waitFor(count: 1)
+        let finished = StateRecorder<Int>()
+        for (producer, plan) in plans.enumerated() {
+            let stores = plan.map { real[$0.0]!.dispatch }
+            let actions = plan.map(\.1)
+            DispatchQueue.global().async {
+                for (dispatch, action) in zip(stores, actions) { dispatch(action) }
+                finished.record(producer)
+            }
+        }
+        let cancelled = cancels.map { (cancellables[$0]!, cancelReturned[$0]) }
+        DispatchQueue.global().async {
+            for (subscription, returned) in cancelled {
+                subscription.cancel()
+                returned.withLock { $0 = true }
+            }
+            finished.record(-1)
+        }
+        _ = await finished.waitFor(count: producers + 1)
+        for index in cancels {
+            cancellables[index] = nil
+            model.cancel(index)
+        }
+        for (target, action) in plans.joined() {
+            model.dispatch(action, to: target)
+        }
+        await catchUp()
+        if !orderViolations.values.isEmpty { return "out of order: \(orderViolations.values)" }
+        if !lateCalls.values.isEmpty {
+            return "handlers called after cancel() returned: subscriptions \(lateCalls.values)"
+        }
+        let calls = rootCalls.values.count - 1
+        if calls != producers * actionsPerProducer {
+            return "the root's observer saw \(calls) states for \(producers * actionsPerProducer) actions"
+        }
+        for index in model.heldHandles {
+            guard let store = real[index]?.flat else { continue }
+            let actual = await store.state
+            if actual != model.state(of: index) {
+                return "handle \(index) has state \(actual), the model says \(model.state(of: index))"
+            }
+        }
+        for (index, subscription) in model.subscriptions.enumerated() where subscription.active {
+            let expected = model.state(of: subscription.handle)
+            guard let last = recorders[index].values.last else { continue }
+            let agrees =
+                switch subscription.kind {
+                case .raw(let deadAfter): deadAfter != nil || last == expected
+                case .dedup(.always): true
+                case .dedup(.never): last == expected
+                case .dedup(let equating): equating.isDuplicate(last, expected)
+                }
+            if !agrees {
+                return
+                    "subscription \(index) (\(subscription.kind) on handle \(subscription.handle)) was last given \(last), "
+                    + "the store ends in \(expected)"
             }
         }
         return nil
