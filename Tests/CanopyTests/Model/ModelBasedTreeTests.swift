@@ -1,5 +1,7 @@
 import Testing
 
+@testable import Canopy
+
 #if canImport(FoundationEssentials)
 import FoundationEssentials
 #else

@@ -1,3 +1,5 @@
+@testable import Canopy
+
 /// One step of a random sequence. Numbers that pick a handle or a subscription are taken modulo the
 /// candidates at the time the step runs, so any sub-sequence (as shrinking makes) is still valid.
 enum TreeOperation: Sendable, CustomStringConvertible {

@@ -46,7 +46,17 @@ struct TaskItem: Codable, Hashable, Identifiable, Sendable {
         id = try container.decode(Int.self, forKey: .id)
         title = try container.decode(String.self, forKey: .title)
         isDone = try container.decodeIfPresent(Bool.self, forKey: .isDone) ?? false
-        tags = try container.decodeIfPresent([String].self, forKey: .tags) ?? []
+        // A hand-edited file may spell tags as typed (`#Home`); store them normalized, and refuse an
+        // invalid one rather than drop it.
+        let stored = try container.decodeIfPresent([String].self, forKey: .tags) ?? []
+        if let invalid = stored.first(where: { Tag.normalize($0) == nil }) {
+            throw DecodingError.dataCorruptedError(
+                forKey: .tags,
+                in: container,
+                debugDescription: "'\(invalid)' is not a valid tag"
+            )
+        }
+        tags = Tag.normalize(stored)
         due = try container.decodeIfPresent(Day.self, forKey: .due)
     }
 }
