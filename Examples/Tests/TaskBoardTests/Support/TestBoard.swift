@@ -108,11 +108,13 @@ func firstState<State: Sendable>(
     where condition: @escaping @Sendable (State) -> Bool
 ) async -> State? {
     let states = store.states()
-    let found = await bounded("a state that satisfies the condition", sourceLocation: sourceLocation) { () -> State?? in
+    // `nil` when the bound passed; `.some(nil)` when the store went before such a state came.
+    let found: State?? = await bounded("a state that satisfies the condition", sourceLocation: sourceLocation) {
+        () -> State? in
         for await state in states where condition(state) {
-            return .some(state)
+            return state
         }
-        return .some(nil)
+        return nil
     }
     return found ?? nil
 }
