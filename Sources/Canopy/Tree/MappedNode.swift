@@ -8,21 +8,30 @@ final class MappedNode<ParentState: Sendable, ParentAction: Sendable, State: Sen
     let parent: StateNode<ParentState, ParentAction>
     private let transformState: @Sendable (ParentState) -> State
     private let transformAction: @Sendable (Action) -> ParentAction
+    /// The parent, when this view passes actions on unchanged (`map(state:)`): the walk up then goes
+    /// on in the same loop.
+    private let untranslatedParent: ActionNode<Action>?
 
     init(
         parent: StateNode<ParentState, ParentAction>,
         state transformState: @escaping @Sendable (ParentState) -> State,
-        action transformAction: @escaping @Sendable (Action) -> ParentAction
+        action transformAction: @escaping @Sendable (Action) -> ParentAction,
+        translatesActions: Bool
     ) {
         self.parent = parent
         self.transformState = transformState
         self.transformAction = transformAction
-        // A view that keeps the action type shares the root's inbox; one that translates actions sends
-        // its children's actions as work items. Decided once, here.
+        // Decided once, here: a view that keeps the action type shares the root's inbox and continues
+        // the walk up in the same loop; one that translates actions sends its children's actions as
+        // work items and continues the walk with the translated action.
+        self.untranslatedParent = translatesActions ? nil : parent as? ActionNode<Action>
         super.init(tree: parent.tree, parent: parent, inbox: parent.inbox as? Inbox<Action>)
     }
 
     override func reduceOwn(_ action: Action) -> ActionNode<Action>? {
+        if let untranslatedParent {
+            return untranslatedParent
+        }
         tree.reduceUp(transformAction(action), from: parent)
         return nil
     }

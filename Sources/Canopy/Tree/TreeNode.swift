@@ -1,3 +1,5 @@
+import Dispatch
+
 /// A node of a store tree as the engine sees it: where it sits, who listens to it, and how it brings
 /// its cached state up to date. The typed parts live in the subclasses (``ActionNode``, ``StateNode``
 /// and the concrete nodes); the engine (``StoreTree``) walks nodes through this class only.
@@ -17,6 +19,8 @@ class TreeNode: @unchecked Sendable {
     // in `init` and never change.
     final let tree: StoreTree
     final let parentNode: TreeNode?
+    /// The number of ancestors.
+    final let depth: Int
     /// The node's attached children, in the order they attached.
     @exclusivity(unchecked) final var children = ChildList()
     @exclusivity(unchecked) final var isAttached: Bool
@@ -30,8 +34,21 @@ class TreeNode: @unchecked Sendable {
     init(tree: StoreTree, parent: TreeNode?) {
         self.tree = tree
         self.parentNode = parent
+        self.depth = parent.map { $0.depth + 1 } ?? 0
         self.isAttached = parent == nil
     }
+
+    deinit {
+        // Releasing the last handle of a deep chain frees each node from its child's deinit, one stack
+        // frame per level. Every so many levels, the parent is let go of on the tree's queue instead,
+        // so a chain of any depth is freed without running out of stack.
+        if depth > 0, depth.isMultiple(of: Self.releaseHop), let parentNode {
+            tree.queue.async { withExtendedLifetime(parentNode) {} }
+        }
+    }
+
+    /// How many levels a chain of deinits may nest before the release moves to the tree's queue.
+    private static var releaseHop: Int { 512 }
 
     /// On the queue: whether anyone listens to this node. A child that detached or was freed counts
     /// until the next walk over ``children`` drops its entry.

@@ -17,17 +17,21 @@ final class ViewNode<ParentState: Sendable, ParentAction: Sendable, State: Senda
     let parent: any StoreNode<ParentState, ParentAction>
     private let transformState: @Sendable (ParentState) -> State
     private let transformAction: @Sendable (Action) -> ParentAction
+    /// Whether `transformAction` is not the identity (it is for views made with `map(state:)`).
+    private let translatesActions: Bool
     /// Whether a dispatched action of this view's type could be an ``AsyncAction`` (decided once).
     private let mayReceiveAsyncActions: Bool
 
     init(
         parent: any StoreNode<ParentState, ParentAction>,
         state transformState: @escaping @Sendable (ParentState) -> State,
-        action transformAction: @escaping @Sendable (Action) -> ParentAction
+        action transformAction: @escaping @Sendable (Action) -> ParentAction,
+        translatesActions: Bool = true
     ) {
         self.parent = parent
         self.transformState = transformState
         self.transformAction = transformAction
+        self.translatesActions = translatesActions
         self.mayReceiveAsyncActions = ActionKind.mayBeAsyncAction(Action.self)
     }
 
@@ -94,11 +98,21 @@ final class ViewNode<ParentState: Sendable, ParentAction: Sendable, State: Senda
     // The same view over the parent's weak handle: it lives with whoever holds it (the observers it
     // serves live in the parent), and does not keep the parent alive.
     func weakHandle() -> any StoreNode<State, Action> {
-        ViewNode(parent: parent.weakHandle(), state: transformState, action: transformAction)
+        ViewNode(
+            parent: parent.weakHandle(),
+            state: transformState,
+            action: transformAction,
+            translatesActions: translatesActions
+        )
     }
 
     func nodeForChildren() -> StateNode<State, Action> {
-        MappedNode(parent: parent.nodeForChildren(), state: transformState, action: transformAction)
+        MappedNode(
+            parent: parent.nodeForChildren(),
+            state: transformState,
+            action: transformAction,
+            translatesActions: translatesActions
+        )
     }
 
     /// Runs `asyncAction` on its queue; each result comes back to this view without retaining the tree.
@@ -125,7 +139,7 @@ extension ViewNode where ParentAction == Action {
         parent: any StoreNode<ParentState, Action>,
         state transformState: @escaping @Sendable (ParentState) -> State
     ) {
-        self.init(parent: parent, state: transformState, action: { $0 })
+        self.init(parent: parent, state: transformState, action: { $0 }, translatesActions: false)
     }
 }
 
