@@ -18,12 +18,6 @@ final class Inbox<Action: Sendable>: TreeInbox {
         }
     }
 
-    /// Makes `root` the node that receives the actions pushed without a receiver. Called once, by the root,
-    /// before any push.
-    func setRoot(_ root: ActionNode<Action>) {
-        state.withLock { $0.root = root }
-    }
-
     /// Appends `action` for the root, from any thread.
     ///
     /// - Returns: `true` when no drain was scheduled or running, so the caller must schedule one.
@@ -60,10 +54,6 @@ final class Inbox<Action: Sendable>: TreeInbox {
         }
     }
 
-    func drain(in tree: StoreTree) {
-        tree.drain(self)
-    }
-
     /// On the queue, when a drain starts: the empty buffer to collect the next batch in.
     func takeSpare() -> InboxBuffer {
         state.withLock { state in
@@ -75,19 +65,16 @@ final class Inbox<Action: Sendable>: TreeInbox {
     /// On the queue: swaps the pending entries into `batch`, which must be empty; or, when nothing is
     /// pending, ends the drain and keeps `batch` as the spare buffer.
     ///
-    /// - Returns: The root, to receive the batch's plain actions, when `batch` now holds entries to run;
-    ///   `nil` when the drain is over (or the root is gone, and the entries with it).
-    func take(_ batch: inout InboxBuffer) -> ActionNode<Action>? {
+    /// - Returns: Whether `batch` now holds entries to run.
+    func take(_ batch: inout InboxBuffer) -> Bool {
         state.withLock { state in
             if state.pending.isEmpty {
                 state.isDraining = false
                 state.keepAsSpare(&batch)
-                return nil
+                return false
             }
             swap(&state.pending, &batch)
-            guard let root = state.root else { return nil }
-            // Safety: `setRoot(_:)`, typed, is the only writer of `root`.
-            return unsafeDowncast(root, to: ActionNode<Action>.self)
+            return true
         }
     }
 
@@ -131,9 +118,6 @@ final class Inbox<Action: Sendable>: TreeInbox {
 protocol TreeInbox: AnyObject, Sendable {
     /// Appends `work`, from any thread; returns whether the caller must schedule a drain.
     func push(work: @escaping @Sendable () -> Void) -> Bool
-
-    /// On the queue: runs the drain (``StoreTree/drain(_:)``) with the inbox's own types.
-    func drain(in tree: StoreTree)
 }
 
 /// A node that takes its actions from the root's inbox, where they wait in raw memory.
@@ -147,9 +131,6 @@ protocol InboxReceiver: AnyObject, Sendable {
 
 /// What the inbox's lock guards.
 struct InboxState: Sendable {
-    /// Receives the actions pushed without a receiver. Weak: the root owns the tree, which owns the
-    /// inbox.
-    weak var root: (any AnyObject & Sendable)?
     var pending = InboxBuffer()
     /// An empty buffer with capacity, handed back and forth with `pending` so a steady stream allocates
     /// nothing.

@@ -32,9 +32,9 @@ final class ChildNode<ParentState: Sendable, Local: Sendable, State: Sendable, A
 
     override func dispatch(_ action: Action) {
         if let inbox, inbox.push(action, for: self) {
-            tree.scheduleDrain()
+            scheduleDrain()
         } else if inbox == nil {
-            tree.enqueue { self.receive(action) }
+            enqueueWork { self.receive(action) }
         }
     }
 

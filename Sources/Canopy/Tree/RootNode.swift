@@ -24,23 +24,29 @@ final class RootNode<State: Sendable, Action: Sendable>: StateNode<State, Action
         self.isEqual = Equality.comparator(for: State.self)
         super.init(tree: StoreTree(qos: qos, scheduler: scheduler, inbox: inbox), parent: nil, inbox: inbox)
         initializeCache(initialState)
-        inbox.setRoot(self)
     }
 
     override func dispatch(_ action: Action) {
         if rootInbox.push(action) {
-            tree.scheduleDrain()
+            scheduleDrain()
         }
     }
 
+    override func drainInbox() {
+        tree.drain(rootInbox, root: self)
+    }
+
     override func reduceOwn(_ action: Action) -> ActionNode<Action>? {
-        if let isEqual, hasListeners {
-            let before = cachedState
-            reducer(&cachedState, action)
-            lastChanged = !isEqual(before, cachedState)
+        tree.assertOnQueue()
+        // The root's cache is its state, initialised in `init`.
+        if tree.isListenedTo, let isEqual {
+            let before = cache.pointee
+            reducer(&cache.pointee, action)
+            lastChanged = !isEqual(before, cache.pointee)
         } else {
-            reducer(&cachedState, action)
-            lastChanged = true
+            // `lastChanged` stays `true` (it only turns `false` in the branch above): without `==`
+            // every action may change the state, and without listeners nobody reads it.
+            reducer(&cache.pointee, action)
         }
         return nil
     }

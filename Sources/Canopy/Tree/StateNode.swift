@@ -14,7 +14,7 @@ class StateNode<State: Sendable, Action: Sendable>: ActionNode<Action>, StoreNod
     // Safety: as for `TreeNode`, the `var`s and the memory behind `cache` are used only on the tree's
     // queue. `cache` points at memory for one `State`, allocated in `init`, initialised exactly while
     // `hasCache` is true, and freed in `deinit`.
-    private final let cache = UnsafeMutablePointer<State>.allocate(capacity: 1)
+    final let cache = UnsafeMutablePointer<State>.allocate(capacity: 1)
     @exclusivity(unchecked) private final var hasCache = false
     @exclusivity(unchecked) private final var observers: ObserverStorage<State>?
     /// Where each observer is in `observers`, once there are more than ``observerIndexThreshold``, so
@@ -106,8 +106,10 @@ class StateNode<State: Sendable, Action: Sendable>: ActionNode<Action>, StoreNod
         if slot(of: observer.id) == nil {
             attach()
             makeRoomForObserver()
+            // Safety: `makeRoomForObserver()` has just made `observers` non-nil, with room.
             let slot = observers.unsafelyUnwrapped.append(observer)
             observerCount += 1
+            listenersChanged()
             if observerIndex != nil {
                 observerIndex?[observer.id] = slot
             } else if observerCount > Self.observerIndexThreshold {
@@ -140,6 +142,7 @@ class StateNode<State: Sendable, Action: Sendable>: ActionNode<Action>, StoreNod
         guard let observers, let id = observers.remove(at: slot) else { return }
         observerIndex?[id] = nil
         observerCount -= 1
+        listenersChanged()
         if observers.isSparse {
             self.observers = observers.compacted(capacity: observers.live)
             rebuildObserverIndex()
@@ -185,20 +188,20 @@ class StateNode<State: Sendable, Action: Sendable>: ActionNode<Action>, StoreNod
     func dispatch(_ action: Action) {
         if let inbox {
             if inbox.push(action, for: self) {
-                tree.scheduleDrain()
+                scheduleDrain()
             }
         } else {
-            tree.enqueue { self.receive(action) }
+            enqueueWork { self.receive(action) }
         }
     }
 
     final func dispatch(_ action: Action, from run: EffectRun) {
         if let inbox {
             if inbox.push(action, for: self, guardedBy: run) {
-                tree.scheduleDrain()
+                scheduleDrain()
             }
         } else {
-            tree.enqueue {
+            enqueueWork {
                 guard run.isCurrent else { return }
                 self.receive(action)
             }
@@ -211,7 +214,7 @@ class StateNode<State: Sendable, Action: Sendable>: ActionNode<Action>, StoreNod
 
     @discardableResult
     final func enqueue(_ work: @escaping @Sendable () -> Void) -> Bool {
-        tree.enqueue(work)
+        enqueueWork(work)
         return true
     }
 

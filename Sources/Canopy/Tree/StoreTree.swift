@@ -23,12 +23,16 @@ final class StoreTree: @unchecked Sendable {
     // dispatch or subscribe goes through the inbox. The `let`s never change.
     let queue: DispatchQueue
     let scheduler: any DelayScheduler
-    private let inbox: any TreeInbox
-    /// The nodes the current action was reduced by: the receiving node first, the root last.
-    @exclusivity(unchecked) private var path: [TreeNode] = []
+    let inbox: any TreeInbox
+    /// The nodes the current action was reduced by, the receiving node first and the root last, when
+    /// the root has listeners (otherwise nothing is published and the path is not recorded).
+    @exclusivity(unchecked) private var path = NodePath()
     /// The nodes left to visit in the walk down.
     @exclusivity(unchecked) private var stack: [Visit] = []
     @exclusivity(unchecked) private var isProcessing = false
+    /// Whether the root has listeners, that is whether anything in the tree does: kept by the root
+    /// (``TreeNode/listenersChanged()``) so that `process` need not reach the root for each action.
+    @exclusivity(unchecked) var isListenedTo = false
 
     /// How many batches one drain runs before it lets other work on the queue run.
     static var batchesPerTurn: Int { 64 }
@@ -39,36 +43,27 @@ final class StoreTree: @unchecked Sendable {
         self.inbox = inbox
     }
 
-    // MARK: Entering the queue
-
-    /// Runs `work` on the queue after everything pushed before it, from any thread.
-    func enqueue(_ work: @escaping @Sendable () -> Void) {
-        if inbox.push(work: work) {
-            scheduleDrain()
-        }
-    }
-
-    /// Schedules a drain; the caller has just claimed it (an inbox push returned `true`).
-    func scheduleDrain() {
-        queue.async { self.inbox.drain(in: self) }
-    }
+    // MARK: The drain
 
     /// On the queue: runs everything in the inbox, including what arrives meanwhile, in arrival order.
     ///
     /// Under a sustained stream the inbox never empties, so after ``batchesPerTurn`` batches the drain
     /// hands the queue back and schedules its continuation: timers scheduled on the tree's queue
     /// (debounce, `maxWait`, effect delays) run in between instead of starving.
-    func drain<Action>(_ inbox: Inbox<Action>) {
+    ///
+    /// `root` receives the actions pushed without a receiver; the drain was scheduled by a node, which
+    /// keeps it alive (``TreeNode/scheduleDrain()``).
+    func drain<Action>(_ inbox: Inbox<Action>, root: ActionNode<Action>) {
         // Checked in every build, once per turn: everything the drain calls relies on it.
         dispatchPrecondition(condition: .onQueue(queue))
         var batch = inbox.takeSpare()
         var batches = 0
-        while let root = inbox.take(&batch) {
+        while inbox.take(&batch) {
             inbox.run(&batch) { process($0, at: root) }
             batches += 1
             if batches == Self.batchesPerTurn {
                 inbox.yield(&batch)
-                scheduleDrain()
+                root.scheduleDrain()
                 return
             }
         }
@@ -78,13 +73,23 @@ final class StoreTree: @unchecked Sendable {
 
     /// On the queue: reduces `action` from `node` up to the root, publishes the result down the tree,
     /// then starts `action` if it is an ``AsyncAction``.
+    @inline(__always)
     func process<Action>(_ action: Action, at node: ActionNode<Action>) {
-        assert(!isProcessing, "Internal inconsistency: an action was reduced while another one was")
+        #if DEBUG
+        precondition(!isProcessing, "Internal inconsistency: an action was reduced while another one was")
         isProcessing = true
-        reduceUp(action, from: node)
-        publishDown()
-        path.removeAll(keepingCapacity: true)
-        isProcessing = false
+        defer { isProcessing = false }
+        #endif
+        if isListenedTo {
+            reduceUp(action, from: node)
+            publishDown()
+            path.removeAll()
+        } else if var next = node.reduceOwn(action) {
+            // Nobody listens anywhere in the tree: reduce, record nothing, publish nothing.
+            while let further = next.reduceOwn(action) {
+                next = further
+            }
+        }
         if node.mayReceiveAsyncActions, let asyncAction = action as? any AsyncAction {
             node.execute(asyncAction)
         }
@@ -111,7 +116,7 @@ final class StoreTree: @unchecked Sendable {
     /// have changed: a sibling whose inputs provably did not change costs nothing. Iterative, in
     /// depth-first order: a node's observers run before its children's, children in attach order.
     private func publishDown() {
-        guard let root = path.last, root.hasListeners else { return }
+        guard let root = path.last else { return }
         stack.append(Visit(node: root, parentChanged: false, pathIndex: path.count - 1))
         while let visit = stack.popLast() {
             let node = visit.node

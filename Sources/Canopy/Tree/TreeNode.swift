@@ -19,6 +19,8 @@ class TreeNode: @unchecked Sendable {
     // in `init` and never change.
     final let tree: StoreTree
     final let parentNode: TreeNode?
+    /// The root, for every node but the root itself (which would otherwise hold itself).
+    private final let rootNode: TreeNode?
     /// The number of ancestors.
     final let depth: Int
     /// The node's attached children, in the order they attached.
@@ -34,6 +36,7 @@ class TreeNode: @unchecked Sendable {
     init(tree: StoreTree, parent: TreeNode?) {
         self.tree = tree
         self.parentNode = parent
+        self.rootNode = parent.map(\.root)
         self.depth = parent.map { $0.depth + 1 } ?? 0
         self.isAttached = parent == nil
     }
@@ -49,6 +52,32 @@ class TreeNode: @unchecked Sendable {
 
     /// How many levels a chain of deinits may nest before the release moves to the tree's queue.
     private static var releaseHop: Int { 512 }
+
+    /// The root of the tree.
+    final var root: TreeNode {
+        rootNode ?? self
+    }
+
+    // MARK: Entering the queue
+
+    /// Runs `work` on the queue after everything pushed before it, from any thread.
+    final func enqueueWork(_ work: @escaping @Sendable () -> Void) {
+        if tree.inbox.push(work: work) {
+            scheduleDrain()
+        }
+    }
+
+    /// Schedules a drain of the tree's inbox; the caller has just claimed it (an inbox push returned
+    /// `true`). The scheduled block holds the root, so the drain can run whatever happens meanwhile.
+    final func scheduleDrain() {
+        let root = self.root
+        tree.queue.async { root.drainInbox() }
+    }
+
+    /// On the queue: runs the drain (``StoreTree/drain(_:root:)``). The root overrides it.
+    func drainInbox() {
+        preconditionFailure("Internal inconsistency: \(type(of: self)) is not a root")
+    }
 
     /// On the queue: whether anyone listens to this node. A child that detached or was freed counts
     /// until the next walk over ``children`` drops its entry.
@@ -92,6 +121,7 @@ class TreeNode: @unchecked Sendable {
             node.isAttached = true
             node.attachGeneration &+= 1
             parent.children.add(node)
+            parent.listenersChanged()
             newlyAttached.append(node)
             node = parent
         }
@@ -108,10 +138,19 @@ class TreeNode: @unchecked Sendable {
         isAttached = false
     }
 
+    /// On the queue: to be called after ``observerCount`` or ``children`` changed. The root tells the
+    /// engine whether anything in the tree listens.
+    final func listenersChanged() {
+        if parentNode == nil {
+            tree.isListenedTo = hasListeners
+        }
+    }
+
     /// On the queue: calls `body` with each attached child, in attach order, dropping the entries of
     /// children that are gone or detached; detaches this node if that leaves nobody listening.
     final func forEachChild(_ body: (TreeNode) -> Void) {
         children.forEachLive(body)
+        listenersChanged()
         detachIfUnused()
     }
 }

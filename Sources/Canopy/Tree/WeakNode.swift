@@ -29,7 +29,7 @@ final class WeakNode<State: Sendable, Action: Sendable>: StoreNode, InboxReceive
     }
 
     private func push(_ action: Action, guardedBy run: EffectRun?) {
-        guard let inbox = target?.inbox else {
+        guard let target, let inbox = target.inbox else {
             // Under a `map(actions:)` (or with the node gone): a work item that holds the node weakly.
             enqueue { [weak self] in
                 guard run?.isCurrent ?? true else { return }
@@ -38,7 +38,7 @@ final class WeakNode<State: Sendable, Action: Sendable>: StoreNode, InboxReceive
             return
         }
         if inbox.push(action, for: self, guardedBy: run) {
-            tree.scheduleDrain()
+            target.scheduleDrain()
         }
     }
 
@@ -52,8 +52,8 @@ final class WeakNode<State: Sendable, Action: Sendable>: StoreNode, InboxReceive
 
     @discardableResult
     func enqueue(_ work: @escaping @Sendable () -> Void) -> Bool {
-        guard target != nil else { return false }
-        tree.enqueue(work)
+        guard let target else { return false }
+        target.enqueueWork(work)
         return true
     }
 
