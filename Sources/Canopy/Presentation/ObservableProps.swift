@@ -50,11 +50,7 @@ public final class ObservableProps<Props> {
         configuration: SubscriptionConfiguration<State>,
         props: @escaping @Sendable (State, AnyStore<State, Action>) -> Props
     ) {
-        guard case .mainActor = configuration.delivery else {
-            preconditionFailure(
-                "ObservableProps(store:configuration:props:) needs a configuration that delivers on the main actor"
-            )
-        }
+        configuration.requireMainActorDelivery(call: "ObservableProps(store:configuration:props:)")
         let store = store.eraseToAnyStore()
         lease = StoreLease(store: store)
         let subscription = SubscriptionPipeline.start(

@@ -145,11 +145,7 @@ extension Presentable {
         configuration: SubscriptionConfiguration<State>,
         props: @escaping @Sendable (State, AnyStore<State, Action>) -> Props
     ) {
-        guard case .mainActor = configuration.delivery else {
-            preconditionFailure(
-                "Presentable.setPresenter(store:configuration:props:) needs a configuration that delivers on the main actor"
-            )
-        }
+        configuration.requireMainActorDelivery(call: "Presentable.setPresenter(store:configuration:props:)")
         presenter = Presenter(
             owner: self,
             store: store.eraseToAnyStore(),

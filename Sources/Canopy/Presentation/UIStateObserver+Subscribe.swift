@@ -125,11 +125,7 @@ extension UIStateObserver {
         props: @escaping @Sendable (State, AnyStore<State, Action>) -> Props,
         observe: @escaping @MainActor @Sendable (Props) -> Void
     ) {
-        guard case .mainActor = configuration.delivery else {
-            preconditionFailure(
-                "UIStateObserver.subscribe(store:configuration:props:observe:) needs a configuration that delivers on the main actor"
-            )
-        }
+        configuration.requireMainActorDelivery(call: "UIStateObserver.subscribe(store:configuration:props:observe:)")
         SubscriptionPipeline.start(
             node: store.eraseToAnyStore().node,
             configuration: configuration,

@@ -145,6 +145,13 @@ public struct SubscriptionConfiguration<State>: Sendable {
         )
     }
 
+    /// Stops the program, naming `call`, unless this configuration delivers on the main actor.
+    func requireMainActorDelivery(call: String) {
+        guard case .mainActor = delivery else {
+            preconditionFailure("\(call) needs a configuration that delivers on the main actor")
+        }
+    }
+
     /// Whether every state goes straight from dedup to the observer on the store's queue, with nothing
     /// in between to schedule or order.
     var isDirect: Bool {

@@ -105,16 +105,20 @@ import Testing
         subscription.cancel()
     }
 
-    @Test func theDefaultDebounceDeliversASteadyStreamAtLeastEveryTenthOfASecond() async {
-        let store = counter()
-        let recorder = StateRecorder<Int>()
-        let subscription = subscribe(store, debounce: .default, to: recorder)
+    /// One action every 5 ms for 0.5 s: never the 7 ms of quiet a `.uiDebounce` debounce waits for.
+    func sendEveryFiveMilliseconds(to store: StateStore<Int, Int>) async {
         await settle(store)
-        // One action every 5 ms for 0.5 s: never the 7 ms of quiet the debounce waits for.
         for _ in 1...100 {
             scheduler.advance(by: 0.005)
             await store.send(1)
         }
+    }
+
+    @Test func theDefaultDebounceDeliversASteadyStreamAtLeastEveryTenthOfASecond() async {
+        let store = counter()
+        let recorder = StateRecorder<Int>()
+        let subscription = subscribe(store, debounce: .default, to: recorder)
+        await sendEveryFiveMilliseconds(to: store)
         let during = await recorder.waitFor(count: 4)
         #expect(during.allSatisfy { $0 < 100 })
         #expect(during == during.sorted())
@@ -129,11 +133,7 @@ import Testing
         let store = counter()
         let recorder = StateRecorder<Int>()
         let subscription = subscribe(store, debounce: .trailing(for: .uiDebounce), to: recorder)
-        await settle(store)
-        for _ in 1...100 {
-            scheduler.advance(by: 0.005)
-            await store.send(1)
-        }
+        await sendEveryFiveMilliseconds(to: store)
         await settle(store)
         #expect(recorder.values.isEmpty)
 
