@@ -67,6 +67,14 @@ struct EffectCallSites {
         #expect(finished.isSuccess && finished.status == .success)
     }
 
+    @Test func effectStatesAreCodableAndHashable() throws {
+        let running = Effect.State.running(maxAttempts: 2, delay: 1)
+        let decoded = try JSONDecoder().decode(Effect.State.self, from: JSONEncoder().encode(running))
+        #expect(decoded == running)
+        #expect(Set([running, decoded, Effect.State.idle()]).count == 2)
+        #expect(Effect.State.Status(rawValue: running.status.rawValue) == .inProgress)
+    }
+
     @Test func aKeyPathEffectRunsOncePerAttemptAndReportsBack() async {
         let store = jobStore()
         let runs = Recorder<Int>()

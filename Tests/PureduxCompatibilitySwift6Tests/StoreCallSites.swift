@@ -112,6 +112,15 @@ struct StoreCallSites {
         #expect(once.all == [0])
     }
 
+    @Test func observersAreIdentifiedByTheirID() {
+        let id = UUID()
+        let first = Observer<CounterState>(id: id) { _ in .active }
+        let again = Observer<CounterState>(id: id) { _ in .dead }
+        let other = Observer<CounterState> { _ in .active }
+        #expect(first == again)
+        #expect(Set([first, again, other]).count == 2)
+    }
+
     @Test func equatingFactoriesCompose() {
         let a = CounterState(count: 1, title: "a")
         let b = CounterState(count: 1, title: "b")

@@ -43,7 +43,7 @@ public struct DebouncePolicy: Sendable, Hashable {
     /// Delivers every state that passes deduplication, with no timer.
     public static let immediate = DebouncePolicy(mode: .immediate)
 
-    /// The policy subscribers get when they pass nothing: a ``TimeInterval/uiDebounce`` (7 ms) debounce
+    /// The policy subscribers get when they pass nothing: a `TimeInterval.uiDebounce` (7 ms) debounce
     /// that delivers at least every 0.1 s under a steady stream.
     ///
     /// ```swift
