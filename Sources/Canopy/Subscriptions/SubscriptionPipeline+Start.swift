@@ -89,18 +89,6 @@ extension SubscriptionPipeline {
         removeStateDuplicates: Equating<State>?,
         _ handler: @escaping @Sendable (State) -> Void
     ) -> Subscription {
-        let flag = CancellationFlag()
-        let id = UUID()
-        let filter = removeStateDuplicates.map { StateDeduplicator($0, queue: node.queue) }
-        node.subscribe(
-            Observer(id: id) { state in
-                guard !flag.isCancelled else { return .dead }
-                if filter?.accepts(state) ?? true {
-                    handler(state)
-                }
-                return .active
-            }
-        )
-        return Subscription(flag: flag, onCancel: node.observerRemover(id: id))
+        node.subscription(removeDuplicates: removeStateDuplicates, handler)
     }
 }
