@@ -8,6 +8,14 @@ let package = Package(
     targets: [
         .target(name: "Canopy"),
         .testTarget(name: "CanopyTests", dependencies: ["Canopy"]),
+        // Puredux-style call sites, compiled as a Puredux user's project is: once in Swift 5 language mode,
+        // once in Swift 6. The Swift 5 target's files are symbolic links to the Swift 6 target's.
+        .testTarget(
+            name: "PureduxCompatibilitySwift5Tests",
+            dependencies: ["Canopy"],
+            swiftSettings: [.swiftLanguageMode(.v5)]
+        ),
+        .testTarget(name: "PureduxCompatibilitySwift6Tests", dependencies: ["Canopy"]),
     ],
     swiftLanguageModes: [.v6]
 )
@@ -19,6 +27,7 @@ let settings: [SwiftSetting] = [
     .treatWarning("ExplicitSendable", as: .warning),  // public types say whether they're Sendable
 ]
 
-for target in package.targets {
+// The compatibility targets keep the compiler's defaults, as the projects they stand for do.
+for target in package.targets where !target.name.hasPrefix("PureduxCompatibility") {
     target.swiftSettings = (target.swiftSettings ?? []) + settings
 }

@@ -75,10 +75,7 @@ final class EffectRunner<Trigger: EffectTrigger, Action: Sendable>: Sendable whe
     /// reducing, whether the run is still current; if not, the action is dropped.
     private func dispatch(for run: EffectRun) -> Dispatch<Action> {
         { [target] action in
-            target.enqueue {
-                guard run.isCurrent else { return }
-                target.receive(action)
-            }
+            target.dispatch(action, from: run)
         }
     }
 }

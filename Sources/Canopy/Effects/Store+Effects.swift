@@ -1,5 +1,29 @@
 public import Dispatch
 
+extension Store {
+    /// The factory an effect operator calls, on the store's queue, with the state and a `dispatch` for
+    /// the run's results; it returns the effect to run, or ``Effect/postpone``.
+    ///
+    /// ```swift
+    /// let load: StateStore<Feed, FeedAction>.CreateEffect = { state, dispatch in
+    ///     Effect { dispatch(.loaded(await api.items(page: state.page))) }
+    /// }
+    /// store.effect(\.load, create: load)
+    /// ```
+    public typealias CreateEffect = @Sendable (State, @escaping Dispatch<Action>) -> Effect
+
+    /// The factory ``effect(collection:on:forEach:)`` and ``effectCollection(on:forEach:)`` call for each
+    /// element to run, with the state, the element and a `dispatch` for the run's results.
+    ///
+    /// ```swift
+    /// let upload: StateStore<Uploads, UploadAction>.CreateEffectForState = { _, element, dispatch in
+    ///     Effect { await uploader.send(element); dispatch(.sent(element)) }
+    /// }
+    /// store.effect(collection: \.uploads, forEach: upload)
+    /// ```
+    public typealias CreateEffectForState = @Sendable (State, Effect.State, @escaping Dispatch<Action>) -> Effect
+}
+
 // One set of operators for every store: `StateStore`, `AnyStore`, and any other `Store`, each of which
 // reaches its tree node through `eraseToAnyStore()`.
 extension Store where State: Sendable, Action: Sendable {
@@ -36,7 +60,7 @@ extension Store where State: Sendable, Action: Sendable {
     public func effect(
         _ keyPath: any KeyPath<State, Effect.State> & Sendable,
         on queue: DispatchQueue = .main,
-        create: @escaping @Sendable (State, @escaping Dispatch<Action>) -> Effect
+        create: @escaping CreateEffect
     ) -> Self {
         eraseToAnyStore().node.addEffect(AttemptTrigger { $0[keyPath: keyPath] }, on: queue) { state, _, dispatch in
             create(state, dispatch)
@@ -62,7 +86,7 @@ extension Store where State: Sendable, Action: Sendable {
     @discardableResult
     public func effect(
         on queue: DispatchQueue = .main,
-        create: @escaping @Sendable (State, @escaping Dispatch<Action>) -> Effect
+        create: @escaping CreateEffect
     ) -> Self where State == Effect.State {
         eraseToAnyStore().node.addEffect(AttemptTrigger { $0 }, on: queue) { state, _, dispatch in
             create(state, dispatch)
@@ -92,7 +116,7 @@ extension Store where State: Sendable, Action: Sendable {
     public func effect(
         toggle keyPath: any KeyPath<State, Bool> & Sendable,
         on queue: DispatchQueue = .main,
-        create: @escaping @Sendable (State, @escaping Dispatch<Action>) -> Effect
+        create: @escaping CreateEffect
     ) -> Self {
         eraseToAnyStore().node.addEffect(ToggleTrigger { $0[keyPath: keyPath] }, on: queue) { state, _, dispatch in
             create(state, dispatch)
@@ -100,20 +124,29 @@ extension Store where State: Sendable, Action: Sendable {
         return self
     }
 
-    /// The same as ``effect(toggle:on:create:)``.
+    /// Runs the effect `create` returns whenever this store's `Bool` state turns `true`, and cancels it
+    /// when it turns `false`.
+    ///
+    /// The same as ``effect(toggle:on:create:)`` for a store whose whole state is the flag. A `true` first
+    /// state starts a run too.
+    ///
+    /// ```swift
+    /// let tracking = StateStore<Bool, Bool>(false) { state, on in state = on }
+    /// tracking.effectToggle(on: .main) { _, dispatch in
+    ///     Effect { await locations.track() }
+    /// }
+    /// ```
     ///
     /// - Parameters:
-    ///   - keyPath: The flag that switches the effect on and off.
     ///   - queue: The queue that runs the effect. Defaults to `.main`.
     ///   - create: Called on the store's queue with the state and a `dispatch` for the run's results.
     /// - Returns: This store.
     @discardableResult
     public func effectToggle(
-        _ keyPath: any KeyPath<State, Bool> & Sendable,
         on queue: DispatchQueue = .main,
-        create: @escaping @Sendable (State, @escaping Dispatch<Action>) -> Effect
-    ) -> Self {
-        effect(toggle: keyPath, on: queue, create: create)
+        create: @escaping CreateEffect
+    ) -> Self where State == Bool {
+        effect(toggle: \.self, on: queue, create: create)
     }
 
     /// Runs the effect `create` returns each time the value at `keyPath` changes, cancelling the run
@@ -139,7 +172,7 @@ extension Store where State: Sendable, Action: Sendable {
     public func effect<Value: Equatable & Sendable>(
         onChange keyPath: any KeyPath<State, Value> & Sendable,
         on queue: DispatchQueue = .main,
-        create: @escaping @Sendable (State, @escaping Dispatch<Action>) -> Effect
+        create: @escaping CreateEffect
     ) -> Self {
         eraseToAnyStore().node.addEffect(ChangeTrigger { $0[keyPath: keyPath] }, on: queue) { state, _, dispatch in
             create(state, dispatch)
@@ -147,20 +180,29 @@ extension Store where State: Sendable, Action: Sendable {
         return self
     }
 
-    /// The same as ``effect(onChange:on:create:)``.
+    /// Runs the effect `create` returns each time this store's state changes, cancelling the run started
+    /// by the change before.
+    ///
+    /// The same as ``effect(onChange:on:create:)`` for the whole state. The state the store has when the
+    /// effect is added does not start a run.
+    ///
+    /// ```swift
+    /// let query = StateStore<String, String>("") { state, text in state = text }
+    /// query.effectOnChange(on: .main) { text, dispatch in
+    ///     Effect { await search.run(text) }
+    /// }
+    /// ```
     ///
     /// - Parameters:
-    ///   - keyPath: The value to watch.
     ///   - queue: The queue that runs the effect. Defaults to `.main`.
     ///   - create: Called on the store's queue with the state and a `dispatch` for the run's results.
     /// - Returns: This store.
     @discardableResult
-    public func effectOnChange<Value: Equatable & Sendable>(
-        _ keyPath: any KeyPath<State, Value> & Sendable,
+    public func effectOnChange(
         on queue: DispatchQueue = .main,
-        create: @escaping @Sendable (State, @escaping Dispatch<Action>) -> Effect
-    ) -> Self {
-        effect(onChange: keyPath, on: queue, create: create)
+        create: @escaping CreateEffect
+    ) -> Self where State: Equatable {
+        effect(onChange: \.self, on: queue, create: create)
     }
 
     /// Runs one effect per in-progress ``Effect/State`` in the collection at `keyPath`, each with the
@@ -191,26 +233,34 @@ extension Store where State: Sendable, Action: Sendable {
     public func effect<Elements: Collection & Sendable>(
         collection keyPath: any KeyPath<State, Elements> & Sendable,
         on queue: DispatchQueue = .main,
-        forEach: @escaping @Sendable (State, Effect.State, @escaping Dispatch<Action>) -> Effect
+        forEach: @escaping CreateEffectForState
     ) -> Self where Elements.Element == Effect.State {
         eraseToAnyStore().node.addEffect(CollectionTrigger { $0[keyPath: keyPath] }, on: queue, create: forEach)
         return self
     }
 
-    /// The same as ``effect(collection:on:forEach:)``.
+    /// Runs one effect per in-progress ``Effect/State`` of this store's collection state, each with the
+    /// rules of ``effect(_:on:create:)``.
+    ///
+    /// The same as ``effect(collection:on:forEach:)`` for a store whose whole state is the collection.
+    ///
+    /// ```swift
+    /// let uploads = StateStore<Set<Effect.State>, UploadAction>([], reducer: reduceUploads)
+    /// uploads.effectCollection(on: .main) { _, upload, dispatch in
+    ///     Effect { await uploader.send(upload); dispatch(.sent(upload)) }
+    /// }
+    /// ```
     ///
     /// - Parameters:
-    ///   - keyPath: The collection of effect states.
     ///   - queue: The queue that runs the effects. Defaults to `.main`.
     ///   - forEach: Called on the store's queue with the state, the element to run and a `dispatch` for
     ///     the run's results.
     /// - Returns: This store.
     @discardableResult
-    public func effectCollection<Elements: Collection & Sendable>(
-        _ keyPath: any KeyPath<State, Elements> & Sendable,
+    public func effectCollection(
         on queue: DispatchQueue = .main,
-        forEach: @escaping @Sendable (State, Effect.State, @escaping Dispatch<Action>) -> Effect
-    ) -> Self where Elements.Element == Effect.State {
-        effect(collection: keyPath, on: queue, forEach: forEach)
+        forEach: @escaping CreateEffectForState
+    ) -> Self where State: Collection & Hashable, State.Element == Effect.State {
+        effect(collection: \.self, on: queue, forEach: forEach)
     }
 }

@@ -6,7 +6,7 @@
 /// runtime for its metadata: a hashed cache lookup of several hundred instructions. So the inbox keeps
 /// actions in raw memory typed only by `Action`, whose metadata comes with `self`, and everything else in
 /// non-generic types: a push costs a lock, a bounds check and one copy of the action.
-final class Inbox<Action: Sendable>: Sendable {
+final class Inbox<Action: Sendable>: TreeInbox {
     private let state = LockedValue(InboxState())
 
     init() {}
@@ -18,7 +18,7 @@ final class Inbox<Action: Sendable>: Sendable {
         }
     }
 
-    /// Appends `action`, from any thread.
+    /// Appends `action` for the root, from any thread.
     ///
     /// - Returns: `true` when no drain was scheduled or running, so the caller must schedule one.
     func push(_ action: Action) -> Bool {
@@ -29,13 +29,17 @@ final class Inbox<Action: Sendable>: Sendable {
     }
 
     /// Appends `action` for `receiver`, from any thread: at its turn the drain hands the action's address
-    /// to `receiver` instead of reducing it at the root.
+    /// to `receiver`, unless `run` is given and no longer current, in which case the action is dropped.
+    ///
+    /// The entry holds `receiver` strongly until the action has been handled, then lets go of it.
     ///
     /// - Returns: `true` when the caller must schedule a drain.
-    func push(_ action: Action, for receiver: any ErasedActionReceiver) -> Bool {
+    func push(_ action: Action, for receiver: any InboxReceiver, guardedBy run: EffectRun? = nil) -> Bool {
         state.withLock { state in
             state.pending.append(action)
-            state.pending.forwards.append(InboxBuffer.Forward(position: state.pending.count - 1, receiver: receiver))
+            state.pending.targets.append(
+                InboxBuffer.Target(position: state.pending.count - 1, receiver: receiver, run: run)
+            )
             return state.claimDrain()
         }
     }
@@ -80,33 +84,49 @@ final class Inbox<Action: Sendable>: Sendable {
         state.withLock { $0.keepAsSpare(&batch) }
     }
 
-    /// On the queue: runs `batch`'s work items and hands its actions to `receive`, in arrival order, and
-    /// leaves `batch` empty. Entries pushed meanwhile go to the pending buffer, for the next batch.
+    /// On the queue: runs `batch`'s entries in arrival order and leaves `batch` empty: work items run,
+    /// actions for a receiver go to it (or are dropped if their run is over), and plain actions go to
+    /// `receive`. Each entry lets go of what it holds (work, receiver) as soon as it is handled, so a
+    /// node whose last handle is gone is freed right after its last action, not at the end of the batch.
+    /// Entries pushed meanwhile go to the pending buffer, for the next batch.
     func run(_ batch: inout InboxBuffer, receive: (Action) -> Void) {
-        let works = batch.works
-        let forwards = batch.forwards
         var nextWork = 0
-        var nextForward = 0
+        var nextTarget = 0
         for index in 0..<batch.count {
-            while nextWork < works.count, works[nextWork].position == index {
-                works[nextWork].run()
+            while nextWork < batch.works.count, batch.works[nextWork].position == index {
+                batch.runWork(at: nextWork)
                 nextWork += 1
             }
-            if nextForward < forwards.count, forwards[nextForward].position == index {
-                forwards[nextForward].receiver.receiveAction(at: batch.address(of: index, Action.self))
-                nextForward += 1
+            if nextTarget < batch.targets.count, batch.targets[nextTarget].position == index {
+                batch.deliver(target: nextTarget, Action.self)
+                nextTarget += 1
             } else {
                 receive(batch.moveAction(at: index, Action.self))
             }
         }
-        while nextWork < works.count {
-            works[nextWork].run()
+        while nextWork < batch.works.count {
+            batch.runWork(at: nextWork)
             nextWork += 1
         }
         batch.count = 0
         batch.works.removeAll(keepingCapacity: true)
-        batch.forwards.removeAll(keepingCapacity: true)
+        batch.targets.removeAll(keepingCapacity: true)
     }
+}
+
+/// What the tree's engine needs of its inbox without knowing the action type.
+protocol TreeInbox: AnyObject, Sendable {
+    /// Appends `work`, from any thread; returns whether the caller must schedule a drain.
+    func push(work: @escaping @Sendable () -> Void) -> Bool
+}
+
+/// A node that takes its actions from the root's inbox, where they wait in raw memory.
+protocol InboxReceiver: AnyObject, Sendable {
+    /// On the queue: moves the action out of `action` and handles it as if dispatched to this node.
+    ///
+    /// - Parameter action: Points at an initialised value of the receiver's `Action`, which is left
+    ///   uninitialised.
+    func receiveAction(at action: UnsafeMutableRawPointer)
 }
 
 /// What the inbox's lock guards.
@@ -136,8 +156,8 @@ struct InboxState: Sendable {
         if buffer.works.capacity > InboxBuffer.retainedCapacity {
             buffer.works = []
         }
-        if buffer.forwards.capacity > InboxBuffer.retainedCapacity {
-            buffer.forwards = []
+        if buffer.targets.capacity > InboxBuffer.retainedCapacity {
+            buffer.targets = []
         }
         swap(&spare, &buffer)
     }
@@ -148,20 +168,24 @@ struct InboxBuffer: @unchecked Sendable {
     // Safety: a buffer has one owner at a time: the inbox's lock while it collects pending entries or
     // waits as the spare, then the drain on the tree's queue that took it, until it hands it back
     // emptied. `actions` is memory for `capacity` values of the inbox's `Action` type, the first `count`
-    // of them initialised; only `Inbox<Action>` touches it, always with that type. A forwarded action's
-    // receiver (`Forward`) moves it out through `address(of:_:)` during `run`, which then treats the slot
-    // as empty like every other one it moved from.
+    // of them initialised; only `Inbox<Action>` touches it, always with that type. An action for a
+    // receiver (`Target`) is moved out by the receiver through `address(of:_:)`, or deinitialised when
+    // its run is over; `run` then treats the slot as empty like every other one it moved from.
     struct Work {
         /// The number of actions pushed before this work item.
         let position: Int
-        let run: @Sendable () -> Void
+        /// Taken (set to `nil`) when it runs, so what it captured goes at once.
+        var run: (@Sendable () -> Void)?
     }
 
-    /// An action pushed for a node other than the root.
-    struct Forward {
+    /// An action pushed for a node other than the root, or through a weak handle, or by an effect run.
+    struct Target {
         /// The action's index in the buffer.
         let position: Int
-        let receiver: any ErasedActionReceiver
+        /// Taken (set to `nil`) when the action is handled, so the node can go at once.
+        var receiver: (any InboxReceiver)?
+        /// The effect run that sent the action: it is dropped unless the run is still current.
+        var run: EffectRun?
     }
 
     /// The capacity a buffer keeps across idle periods.
@@ -171,7 +195,7 @@ struct InboxBuffer: @unchecked Sendable {
     var capacity = 0
     var count = 0
     var works: [Work] = []
-    var forwards: [Forward] = []
+    var targets: [Target] = []
 
     var isEmpty: Bool { count == 0 && works.isEmpty }
 
@@ -183,13 +207,28 @@ struct InboxBuffer: @unchecked Sendable {
         count += 1
     }
 
-    /// Where the action at `index` is, for a receiver to move it out.
-    func address<Action>(of index: Int, _: Action.Type) -> UnsafeMutableRawPointer {
-        UnsafeMutableRawPointer(slot(index, Action.self))
-    }
-
     func moveAction<Action>(at index: Int, _: Action.Type) -> Action {
         slot(index, Action.self).move()
+    }
+
+    /// Runs the work item at `index` and lets go of it.
+    mutating func runWork(at index: Int) {
+        let work = works[index].run.take()
+        work?()
+    }
+
+    /// Hands the action of the target at `index` to its receiver, or drops it if its run is over; then
+    /// lets go of the receiver and the run.
+    mutating func deliver<Action>(target index: Int, _: Action.Type) {
+        let target = targets[index]
+        targets[index].receiver = nil
+        targets[index].run = nil
+        let position = target.position
+        if let receiver = target.receiver, target.run?.isCurrent ?? true {
+            receiver.receiveAction(at: UnsafeMutableRawPointer(slot(position, Action.self)))
+        } else {
+            slot(position, Action.self).deinitialize(count: 1)
+        }
     }
 
     /// Deinitialises the actions left and frees the memory.
@@ -203,6 +242,7 @@ struct InboxBuffer: @unchecked Sendable {
     }
 
     private func slot<Action>(_ index: Int, _: Action.Type) -> UnsafeMutablePointer<Action> {
+        // Safety: called only with `index < capacity`, so `actions` is allocated.
         actions.unsafelyUnwrapped.assumingMemoryBound(to: Action.self) + index
     }
 

@@ -4,96 +4,124 @@ import FoundationEssentials
 import Foundation
 #endif
 
-/// A node's observers, in subscription order, in one heap block: a copy-on-write list that `NodeStorage`
-/// manages.
+/// A node's observers, in subscription order, in one heap block.
+///
+/// Removing an observer leaves an empty slot, so no other observer moves and removal costs O(1); the
+/// owner compacts the list (``compacted()``) once half of it is empty. Slots are what the owner's index
+/// (observer id → slot) points at.
 ///
 /// Canopy's generic code runs unspecialised, and there each call on an array of a generic struct
 /// (`[Observer<State>]`) passes the element's metadata, which the runtime finds with a hashed lookup of
 /// several hundred instructions: once per node per action. The methods of this class find it through the
 /// object instead, and walk the observers in place.
-final class ObserverStorage<State>: ManagedBuffer<Int, Observer<State>> {
-    // The header is the number of observers; the first `header` elements are initialised.
-
+final class ObserverStorage<State>: ManagedBuffer<ObserverStorageHeader, Observer<State>?> {
     deinit {
-        withUnsafeMutablePointers { count, observers in
-            _ = observers.deinitialize(count: count.pointee)
+        withUnsafeMutablePointers { header, slots in
+            _ = slots.deinitialize(count: header.pointee.used)
         }
     }
 
     /// An empty list with room for at least `capacity` observers.
     static func make(capacity: Int) -> ObserverStorage<State> {
-        unsafeDowncast(create(minimumCapacity: capacity) { _ in 0 }, to: ObserverStorage<State>.self)
+        // Safety: `create` returns an instance of the class it is called on, which is this one.
+        unsafeDowncast(
+            create(minimumCapacity: capacity) { _ in ObserverStorageHeader() },
+            to: ObserverStorage<State>.self
+        )
     }
 
-    var count: Int { header }
+    /// The number of slots in use, empty ones included.
+    var used: Int { header.used }
+
+    /// The number of observers.
+    var live: Int { header.live }
 
     /// Whether another observer fits without growing.
-    var hasRoom: Bool { header < capacity }
+    var hasRoom: Bool { header.used < capacity }
 
-    /// A copy with room for at least `capacity` observers.
-    func copy(capacity: Int) -> ObserverStorage<State> {
-        let copy = Self.make(capacity: Swift.max(capacity, header))
-        withUnsafeMutablePointers { count, observers in
-            copy.withUnsafeMutablePointers { copyCount, copyObservers in
-                copyObservers.initialize(from: observers, count: count.pointee)
-                copyCount.pointee = count.pointee
+    /// Whether enough slots are empty that compacting pays for itself.
+    var isSparse: Bool { header.used >= 8 && header.live * 2 < header.used }
+
+    /// Appends `observer`; there must be room (``hasRoom``).
+    ///
+    /// - Returns: The observer's slot.
+    func append(_ observer: Observer<State>) -> Int {
+        withUnsafeMutablePointers { header, slots in
+            let slot = header.pointee.used
+            (slots + slot).initialize(to: observer)
+            header.pointee.used += 1
+            header.pointee.live += 1
+            return slot
+        }
+    }
+
+    /// Empties `slot`, which holds an observer; returns that observer's id.
+    func remove(at slot: Int) -> UUID? {
+        withUnsafeMutablePointers { header, slots in
+            guard slot < header.pointee.used, let observer = (slots + slot).pointee else { return nil }
+            (slots + slot).pointee = nil
+            header.pointee.live -= 1
+            return observer.id
+        }
+    }
+
+    /// A copy with the observers only, in order, and room for at least `capacity`.
+    func compacted(capacity: Int) -> ObserverStorage<State> {
+        let copy = Self.make(capacity: Swift.max(capacity, header.live))
+        withUnsafeMutablePointers { header, slots in
+            for index in 0..<header.pointee.used {
+                if let observer = (slots + index).pointee {
+                    _ = copy.append(observer)
+                }
             }
         }
         return copy
     }
 
-    /// Appends `observer`; there must be room (``hasRoom``).
-    func append(_ observer: Observer<State>) {
-        withUnsafeMutablePointers { count, observers in
-            (observers + count.pointee).initialize(to: observer)
-            count.pointee += 1
-        }
-    }
-
-    func contains(id: UUID) -> Bool {
-        withUnsafeMutablePointers { count, observers in
-            for index in 0..<count.pointee where (observers + index).pointee.id == id {
-                return true
+    /// The slot of the observer with `id`, found by scanning.
+    func slot(of id: UUID) -> Int? {
+        withUnsafeMutablePointers { header, slots in
+            for index in 0..<header.pointee.used where (slots + index).pointee?.id == id {
+                return index
             }
-            return false
+            return nil
         }
     }
 
-    /// Whether any observer has an id in `ids`.
-    func contains(where ids: [UUID]) -> Bool {
-        ids.contains(where: contains(id:))
-    }
-
-    /// Removes, in place, the observers whose id is in `ids`, keeping the others' order.
-    func remove(ids: [UUID]) {
-        withUnsafeMutablePointers { count, observers in
-            var kept = 0
-            for index in 0..<count.pointee {
-                if ids.contains((observers + index).pointee.id) {
-                    (observers + index).deinitialize(count: 1)
-                } else {
-                    if kept != index {
-                        (observers + kept).moveInitialize(from: observers + index, count: 1)
-                    }
-                    kept += 1
+    /// Every observer's slot, by id.
+    func index() -> [UUID: Int] {
+        var index: [UUID: Int] = [:]
+        index.reserveCapacity(header.live)
+        withUnsafeMutablePointers { header, slots in
+            for slot in 0..<header.pointee.used {
+                if let id = (slots + slot).pointee?.id {
+                    index[id] = slot
                 }
             }
-            count.pointee = kept
         }
+        return index
     }
 
-    /// Calls every observer with `state`, in order; returns the ids of those that answered `.dead`.
+    /// Calls every observer with `state`, in order; returns the slots of those that answered `.dead`.
     ///
     /// Each entry is borrowed in place (`entries[index]` on an array would copy it: a retain and a
-    /// release). The caller holds a reference to this storage meanwhile, so an observer that subscribes
-    /// or cancels makes the node copy it rather than change it underneath.
-    func notify(_ state: State) -> [UUID] {
-        var dead: [UUID] = []
-        withUnsafeMutablePointers { count, observers in
-            for index in 0..<count.pointee where (observers + index).pointee.observe(state) == .dead {
-                dead.append((observers + index).pointee.id)
+    /// release). Observers cannot change the list meanwhile: subscribing and cancelling are work items
+    /// that the tree's queue runs later.
+    func notify(_ state: State) -> [Int] {
+        var dead: [Int] = []
+        withUnsafeMutablePointers { header, slots in
+            for index in 0..<header.pointee.used {
+                if let status = (slots + index).pointee?.observe(state), status == .dead {
+                    dead.append(index)
+                }
             }
         }
         return dead
     }
+}
+
+/// How many slots an ``ObserverStorage`` uses, and how many of them hold an observer.
+struct ObserverStorageHeader {
+    var used = 0
+    var live = 0
 }

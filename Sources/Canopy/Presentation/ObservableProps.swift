@@ -30,7 +30,43 @@ public final class ObservableProps<Props> {
     /// Keeps the store and the subscription.
     @ObservationIgnored private let lease: StoreLease
 
+    /// Creates the model and subscribes it to `store` as `configuration` says.
+    ///
+    /// The first props arrive after the first debounce window, computed from the store's current state.
+    ///
+    /// ```swift
+    /// let model = ObservableProps(store: store, configuration: .mainActor(debounce: .throttle(for: 0.1))) {
+    ///     state, _ in state.progress
+    /// }
+    /// ```
+    ///
+    /// - Parameters:
+    ///   - store: The store to observe; the model keeps it alive.
+    ///   - configuration: Dedup, debounce and presentation queue; its delivery must be `.mainActor`.
+    ///   - props: Computes the props for a state, off the main thread. Its store argument does not keep
+    ///     the store alive.
+    public init<State: Sendable, Action: Sendable>(
+        store: some Store<State, Action>,
+        configuration: SubscriptionConfiguration<State>,
+        props: @escaping @Sendable (State, AnyStore<State, Action>) -> Props
+    ) {
+        configuration.requireMainActorDelivery(call: "ObservableProps(store:configuration:props:)")
+        let store = store.eraseToAnyStore()
+        lease = StoreLease(store: store)
+        let subscription = SubscriptionPipeline.start(
+            node: store.node,
+            configuration: configuration,
+            props: props,
+            observer: .mainActor { [weak self] props in self?.props = props }
+        )
+        lease.replaceSubscription(with: subscription)
+    }
+
     /// Creates the model and subscribes it to `store`.
+    ///
+    /// The same as ``init(store:configuration:props:)`` with a
+    /// ``SubscriptionConfiguration/mainActor(removeStateDuplicates:debounce:presentationQueue:)``
+    /// configuration.
     ///
     /// The first props arrive after the first debounce window, computed from the store's current state.
     ///
@@ -42,25 +78,22 @@ public final class ObservableProps<Props> {
     ///   - removeStateDuplicates: Skips a state it calls a duplicate of the last accepted one; `nil`
     ///     accepts every state.
     ///   - debounce: When accepted states go on to `props`.
-    public init<State: Sendable, Action: Sendable>(
+    public convenience init<State: Sendable, Action: Sendable>(
         store: some Store<State, Action>,
         props: @escaping @Sendable (State, AnyStore<State, Action>) -> Props,
         presentationQueue: DispatchQueue = .sharedPresentationQueue,
         removeStateDuplicates: Equating<State>? = nil,
-        debounce: DebouncePolicy = .debounce(for: .uiDebounce)
+        debounce: DebouncePolicy = .default
     ) {
-        let store = store.eraseToAnyStore()
-        lease = StoreLease(store: store)
-        let subscription = SubscriptionPipeline(
-            node: store.node,
-            props: props,
-            presentationQueue: presentationQueue,
-            removeStateDuplicates: removeStateDuplicates,
-            debounce: debounce,
-            delivery: .mainActor { [weak self] props in self?.props = props }
+        self.init(
+            store: store,
+            configuration: .mainActor(
+                removeStateDuplicates: removeStateDuplicates,
+                debounce: debounce,
+                presentationQueue: presentationQueue
+            ),
+            props: props
         )
-        .makeSubscription()
-        lease.replaceSubscription(with: subscription)
     }
 
     /// Stops updating ``props``. Releasing the model does the same.

@@ -45,10 +45,12 @@ extension Presentable {
         )
         setPresenter(
             store: store,
-            props: props,
-            presentationQueue: presentationQueue,
-            removeStateDuplicates: removeStateDuplicates,
-            debounce: policy
+            configuration: .mainActor(
+                removeStateDuplicates: removeStateDuplicates,
+                debounce: policy,
+                presentationQueue: presentationQueue
+            ),
+            props: props
         )
     }
 
@@ -82,10 +84,12 @@ extension Presentable {
         )
         setPresenter(
             store: store,
-            props: { state, store in props(state, { store.dispatch($0) }) },
-            presentationQueue: presentationQueue,
-            removeStateDuplicates: removeStateDuplicates,
-            debounce: policy
+            configuration: .mainActor(
+                removeStateDuplicates: removeStateDuplicates,
+                debounce: policy,
+                presentationQueue: presentationQueue
+            ),
+            props: { state, store in props(state, { store.dispatch($0) }) }
         )
     }
 
@@ -111,13 +115,42 @@ extension Presentable {
         removeStateDuplicates: Equating<State>? = nil,
         debounce: DebouncePolicy
     ) {
+        setPresenter(
+            store: store,
+            configuration: .mainActor(
+                removeStateDuplicates: removeStateDuplicates,
+                debounce: debounce,
+                presentationQueue: presentationQueue
+            ),
+            props: props
+        )
+    }
+
+    /// Gives this object a presenter that subscribes to `store` as `configuration` says.
+    ///
+    /// Every other `setPresenter` method builds a configuration and comes here. The configuration must
+    /// deliver on the main actor (``SubscriptionConfiguration/Delivery/mainActor``).
+    ///
+    /// ```swift
+    /// screen.setPresenter(store: store, configuration: .mainActor(debounce: .throttle(for: 0.1)), props: Props.init)
+    /// screen.presenter?.subscribeToStore()
+    /// ```
+    ///
+    /// - Parameters:
+    ///   - store: The store to observe; the presenter keeps it alive.
+    ///   - configuration: Dedup, debounce and presentation queue; its delivery must be `.mainActor`.
+    ///   - props: Computes the props for a state. Its store argument does not keep the store alive.
+    public func setPresenter<State: Sendable, Action: Sendable>(
+        store: some Store<State, Action>,
+        configuration: SubscriptionConfiguration<State>,
+        props: @escaping @Sendable (State, AnyStore<State, Action>) -> Props
+    ) {
+        configuration.requireMainActorDelivery(call: "Presentable.setPresenter(store:configuration:props:)")
         presenter = Presenter(
             owner: self,
             store: store.eraseToAnyStore(),
             props: props,
-            presentationQueue: presentationQueue,
-            removeStateDuplicates: removeStateDuplicates,
-            debounce: debounce
+            configuration: configuration
         )
     }
 }

@@ -9,9 +9,7 @@ final class Presenter<Owner: Presentable, State: Sendable, Action: Sendable>: Pr
     private weak let owner: Owner?
     private weak let node: (any StoreNode<State, Action>)?
     private let props: @Sendable (State, AnyStore<State, Action>) -> Owner.Props
-    private let presentationQueue: DispatchQueue
-    private let removeStateDuplicates: Equating<State>?
-    private let debounce: DebouncePolicy
+    private let configuration: SubscriptionConfiguration<State>
     /// Keeps the store, and the subscription once there is one.
     private let lease: StoreLease
 
@@ -19,17 +17,13 @@ final class Presenter<Owner: Presentable, State: Sendable, Action: Sendable>: Pr
         owner: Owner,
         store: AnyStore<State, Action>,
         props: @escaping @Sendable (State, AnyStore<State, Action>) -> Owner.Props,
-        presentationQueue: DispatchQueue,
-        removeStateDuplicates: Equating<State>?,
-        debounce: DebouncePolicy
+        configuration: SubscriptionConfiguration<State>
     ) {
         self.owner = owner
         self.node = store.node
         self.lease = StoreLease(store: store)
         self.props = props
-        self.presentationQueue = presentationQueue
-        self.removeStateDuplicates = removeStateDuplicates
-        self.debounce = debounce
+        self.configuration = configuration
     }
 
     func subscribeToStore() {
@@ -37,15 +31,12 @@ final class Presenter<Owner: Presentable, State: Sendable, Action: Sendable>: Pr
             preconditionFailure("Internal inconsistency: a presenter's store was released while the presenter kept it")
         }
         weak let owner = self.owner
-        let started = SubscriptionPipeline(
+        let started = SubscriptionPipeline.start(
             node: node,
+            configuration: configuration,
             props: props,
-            presentationQueue: presentationQueue,
-            removeStateDuplicates: removeStateDuplicates,
-            debounce: debounce,
-            delivery: .mainActor { props in owner?.setProps(props) }
+            observer: .mainActor { props in owner?.setProps(props) }
         )
-        .makeSubscription()
         lease.replaceSubscription(with: started)
     }
 }

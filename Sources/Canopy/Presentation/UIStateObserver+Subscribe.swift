@@ -49,10 +49,12 @@ extension UIStateObserver {
         )
         subscribe(
             store: store,
+            configuration: .mainActor(
+                removeStateDuplicates: removeStateDuplicates,
+                debounce: policy,
+                presentationQueue: presentationQueue
+            ),
             props: props,
-            presentationQueue: presentationQueue,
-            removeStateDuplicates: removeStateDuplicates,
-            debounce: policy,
             observe: observe
         )
     }
@@ -84,13 +86,51 @@ extension UIStateObserver {
         debounce: DebouncePolicy,
         observe: @escaping @MainActor @Sendable (Props) -> Void
     ) {
-        _ = SubscriptionPipeline(
-            node: store.eraseToAnyStore().node,
+        subscribe(
+            store: store,
+            configuration: .mainActor(
+                removeStateDuplicates: removeStateDuplicates,
+                debounce: debounce,
+                presentationQueue: presentationQueue
+            ),
             props: props,
-            presentationQueue: presentationQueue,
-            removeStateDuplicates: removeStateDuplicates,
-            debounce: debounce,
-            delivery: .mainActor(observe),
+            observe: observe
+        )
+    }
+
+    /// Delivers props computed from `store`'s states to `observe` on the main actor for as long as this
+    /// object lives, as `configuration` says.
+    ///
+    /// Every other `subscribe` method of this protocol builds a configuration and comes here. The
+    /// configuration must deliver on the main actor (``SubscriptionConfiguration/Delivery/mainActor``).
+    ///
+    /// ```swift
+    /// subscribe(
+    ///     store: store,
+    ///     configuration: .mainActor(removeStateDuplicates: .keyPath(\.progress), debounce: .throttle(for: 0.1)),
+    ///     props: ProgressProps.init
+    /// ) { [weak self] props in
+    ///     self?.render(props)
+    /// }
+    /// ```
+    ///
+    /// - Parameters:
+    ///   - store: The store to observe. The subscription does not keep it alive.
+    ///   - configuration: Dedup, debounce and presentation queue; its delivery must be `.mainActor`.
+    ///   - props: Computes the props for a state. Its store argument does not keep the store alive.
+    ///   - observe: Receives the props on the main actor.
+    public func subscribe<State: Sendable, Action: Sendable, Props>(
+        store: some Store<State, Action>,
+        configuration: SubscriptionConfiguration<State>,
+        props: @escaping @Sendable (State, AnyStore<State, Action>) -> Props,
+        observe: @escaping @MainActor @Sendable (Props) -> Void
+    ) {
+        configuration.requireMainActorDelivery(call: "UIStateObserver.subscribe(store:configuration:props:observe:)")
+        SubscriptionPipeline.start(
+            node: store.eraseToAnyStore().node,
+            configuration: configuration,
+            props: props,
+            observer: .mainActor(observe),
             owner: self
         )
     }
@@ -131,10 +171,12 @@ extension UIStateObserver {
         )
         subscribe(
             store: store,
+            configuration: .mainActor(
+                removeStateDuplicates: removeStateDuplicates,
+                debounce: policy,
+                presentationQueue: presentationQueue
+            ),
             props: { state, store in props(state, { store.dispatch($0) }) },
-            presentationQueue: presentationQueue,
-            removeStateDuplicates: removeStateDuplicates,
-            debounce: policy,
             observe: observe
         )
     }
@@ -167,14 +209,16 @@ extension UIStateObserver {
             interval: debounceFor,
             call: "UIStateObserver.subscribe(_:removeStateDuplicates:debounceFor:observe:)"
         )
-        _ = SubscriptionPipeline(
-            node: store.eraseToAnyStore().node,
+        subscribe(
+            store: store,
+            configuration: SubscriptionConfiguration(
+                removeStateDuplicates: removeStateDuplicates,
+                debounce: policy,
+                presentationQueue: nil,
+                delivery: .mainActor
+            ),
             props: { state, store in StateAndDispatch(state: state, dispatch: { store.dispatch($0) }) },
-            presentationQueue: nil,
-            removeStateDuplicates: removeStateDuplicates,
-            debounce: policy,
-            delivery: .mainActor { delivered in observe(delivered.state, delivered.dispatch) },
-            owner: self
+            observe: { delivered in observe(delivered.state, delivered.dispatch) }
         )
     }
 }

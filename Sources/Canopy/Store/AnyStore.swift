@@ -34,7 +34,7 @@ public struct AnyStore<State: Sendable, Action: Sendable>: Store {
     /// - Parameter transform: Computes the new state on the store's queue.
     /// - Returns: A view of this store; observers subscribed through it live as long as this store.
     public func map<NewState>(state transform: @escaping @Sendable (State) -> NewState) -> AnyStore<NewState, Action> {
-        AnyStore<NewState, Action>(node: MappedNode(parent: node, state: transform))
+        AnyStore<NewState, Action>(node: ViewNode(parent: node, state: transform))
     }
 
     /// Returns a store whose observers see the value at `keyPath`.
@@ -72,6 +72,6 @@ public struct AnyStore<State: Sendable, Action: Sendable>: Store {
     public func map<LocalAction>(
         actions transform: @escaping @Sendable (LocalAction) -> Action
     ) -> AnyStore<State, LocalAction> {
-        AnyStore<State, LocalAction>(node: MappedNode(parent: node, action: transform))
+        AnyStore<State, LocalAction>(node: ViewNode(parent: node, action: transform))
     }
 }

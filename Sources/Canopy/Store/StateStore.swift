@@ -19,6 +19,25 @@ public struct StateStore<State: Sendable, Action: Sendable>: Store {
         self.node = node
     }
 
+    /// A child of `parent` whose state `compose` builds from the parent's state and `initialState`.
+    ///
+    /// ``with(_:reducer:)`` calls it with a `compose` made where it is inlined, so the pair is built by
+    /// code compiled for the concrete types.
+    @usableFromInline
+    init<ParentState: Sendable, ChildState: Sendable>(
+        childOf parent: StateStore<ParentState, Action>,
+        initialState: ChildState,
+        reducer: @escaping Reducer<ChildState, Action>,
+        compose: @escaping @Sendable (ParentState, ChildState) -> State
+    ) {
+        self.node = ChildNode(
+            parent: parent.node.nodeForChildren(),
+            initialState: initialState,
+            reducer: reducer,
+            compose: compose
+        )
+    }
+
     /// Creates the root of a new store tree, with its own serial queue.
     ///
     /// - Parameters:
@@ -96,12 +115,16 @@ public struct StateStore<State: Sendable, Action: Sendable>: Store {
     ///   - initialState: The child's local state before any action.
     ///   - reducer: Applies one action to the local state.
     /// - Returns: A store of `(State, ChildState)` that shares the root's queue.
+    @inlinable
     public func with<ChildState>(
         _ initialState: ChildState,
         reducer: @escaping Reducer<ChildState, Action>
     ) -> StateStore<(State, ChildState), Action> {
         StateStore<(State, ChildState), Action>(
-            node: ChildNode(parent: node, initialState: initialState, reducer: reducer)
+            childOf: self,
+            initialState: initialState,
+            reducer: reducer,
+            compose: { ($0, $1) }
         )
     }
 
@@ -111,7 +134,7 @@ public struct StateStore<State: Sendable, Action: Sendable>: Store {
     /// - Returns: A view of this store; observers subscribed through it live as long as this store.
     public func map<NewState>(state transform: @escaping @Sendable (State) -> NewState) -> StateStore<NewState, Action>
     {
-        StateStore<NewState, Action>(node: MappedNode(parent: node, state: transform))
+        StateStore<NewState, Action>(node: ViewNode(parent: node, state: transform))
     }
 
     /// Returns a store whose observers see the value at `keyPath`.
@@ -149,6 +172,6 @@ public struct StateStore<State: Sendable, Action: Sendable>: Store {
     public func map<LocalAction>(
         actions transform: @escaping @Sendable (LocalAction) -> Action
     ) -> StateStore<State, LocalAction> {
-        StateStore<State, LocalAction>(node: MappedNode(parent: node, action: transform))
+        StateStore<State, LocalAction>(node: ViewNode(parent: node, action: transform))
     }
 }

@@ -3,6 +3,9 @@ extension Store where State: Sendable, Action: Sendable {
     /// Calls `handler` with the current state and then every new state, on the store's queue, until the
     /// returned subscription is cancelled or released.
     ///
+    /// The same as ``subscribe(_:props:observe:)`` with
+    /// ``SubscriptionConfiguration/storeQueue(removeStateDuplicates:)`` and the state as props.
+    ///
     /// ```swift
     /// let subscription = store.subscribe(removeStateDuplicates: .keyPath(\.count)) { state in
     ///     print(state.count)
@@ -17,7 +20,11 @@ extension Store where State: Sendable, Action: Sendable {
         removeStateDuplicates: Equating<State>? = nil,
         _ handler: @escaping @Sendable (State) -> Void
     ) -> Subscription {
-        eraseToAnyStore().node.subscription(removeDuplicates: removeStateDuplicates, handler)
+        SubscriptionPipeline<State, Action, State>.start(
+            node: eraseToAnyStore().node,
+            configuration: .storeQueue(removeStateDuplicates: removeStateDuplicates),
+            observe: handler
+        )
     }
 
     /// The current state, then every new state, as an asynchronous sequence.

@@ -1,67 +1,62 @@
-import Dispatch
-
-/// A child made with `with(_:reducer:)`: its state is the parent's state paired with its own.
+/// A child made with `with(_:reducer:)`: its state is the parent's state paired with its own local state.
 ///
 /// It holds its parent strongly and is held by its parent only weakly, so releasing the last handle
-/// frees the local state at once.
-final class ChildNode<ParentState: Sendable, Local: Sendable, Action: Sendable>:
-    ListeningNode, StateListener, ErasedActionReceiver
+/// frees the local state at once. The pairing is a closure made where `with(_:reducer:)` is inlined, so
+/// it is compiled for the concrete types: building the pair costs no runtime type lookup per action.
+final class ChildNode<ParentState: Sendable, Local: Sendable, State: Sendable, Action: Sendable>:
+    StateNode<State, Action>, @unchecked Sendable
 {
-    typealias State = (ParentState, Local)
-
-    let parent: any StoreNode<ParentState, Action>
-    let storage: NodeStorage<State, Local>
-    let mayReceiveAsyncActions: Bool
+    // Safety: `local` and `lastChanged` are used only on the tree's queue, like `TreeNode`'s fields.
+    let parent: StateNode<ParentState, Action>
+    @exclusivity(unchecked) private var local: Local
     private let reducer: Reducer<Local, Action>
+    private let compose: @Sendable (ParentState, Local) -> State
+    /// `==` when `Local` is `Equatable` (found once, here).
+    private let isEqual: (@Sendable (Local, Local) -> Bool)?
+    /// Whether the last action this node reduced may have changed `local`.
+    @exclusivity(unchecked) private var lastChanged = true
 
-    init(parent: any StoreNode<ParentState, Action>, initialState: Local, reducer: @escaping Reducer<Local, Action>) {
+    init(
+        parent: StateNode<ParentState, Action>,
+        initialState: Local,
+        reducer: @escaping Reducer<Local, Action>,
+        compose: @escaping @Sendable (ParentState, Local) -> State
+    ) {
         self.parent = parent
-        self.storage = NodeStorage(local: initialState, queue: parent.queue)
-        self.mayReceiveAsyncActions = parent.mayReceiveAsyncActions
+        self.local = initialState
         self.reducer = reducer
+        self.compose = compose
+        self.isEqual = Equality.comparator(for: Local.self)
+        super.init(tree: parent.tree, parent: parent, inbox: parent.inbox)
     }
 
-    var queue: DispatchQueue { parent.queue }
-
-    var scheduler: any DelayScheduler { parent.scheduler }
-
-    var state: State {
-        (parent.state, storage.local)
+    override func dispatch(_ action: Action) {
+        if let inbox, inbox.push(action, for: self) {
+            scheduleDrain()
+        } else if inbox == nil {
+            enqueueWork { self.receive(action) }
+        }
     }
 
-    @discardableResult
-    func enqueue(_ work: @escaping @Sendable () -> Void) -> Bool {
-        parent.enqueue(work)
+    override func reduceOwn(_ action: Action) -> ActionNode<Action>? {
+        if let isEqual, isAttached {
+            let before = local
+            reducer(&local, action)
+            lastChanged = !isEqual(before, local)
+        } else {
+            reducer(&local, action)
+            lastChanged = true
+        }
+        return parent
     }
 
-    /// Sends `action` up to the root's inbox with this node as its receiver: no closure to allocate.
-    func dispatch(_ action: Action) {
-        parent.forward(action, to: self)
+    override func refresh(parentChanged: Bool, onPath: Bool) -> Bool {
+        guard parentChanged || (onPath && lastChanged) else { return false }
+        recompute()
+        return true
     }
 
-    func forward(_ action: Action, to receiver: any ErasedActionReceiver) {
-        parent.forward(action, to: receiver)
-    }
-
-    func receiveAction(at action: UnsafeMutableRawPointer) {
-        receive(action.assumingMemoryBound(to: Action.self).move())
-    }
-
-    func reduce(_ action: Action) {
-        reducer(&storage.local, action)
-        parent.reduce(action)
-    }
-
-    func parentDidChange(at state: UnsafeRawPointer) {
-        parentDidChange(state.assumingMemoryBound(to: ParentState.self).pointee)
-    }
-
-    func parentDidChange(_ parentState: ParentState) {
-        guard storage.hasListeners else { return }
-        storage.publish((parentState, storage.local))
-    }
-
-    func attachToParent() {
-        parent.addChild(self)
+    override func recompute() {
+        setCachedState(compose(parent.cachedState, local))
     }
 }

@@ -1,19 +1,16 @@
 import Dispatch
 
-/// The root of a store tree: owns the serial queue, the inbox and the root state.
-///
-/// Every dispatch in the tree lands in the inbox, a FIFO shared by all producers. One drain on the queue
-/// empties it: actions that arrive while a drain is pending or running join that drain instead of paying
-/// for a queue hop each.
-final class RootNode<State: Sendable, Action: Sendable>: ListeningNode {
-    typealias Local = State
-
-    let queue: DispatchQueue
-    let scheduler: any DelayScheduler
-    let mayReceiveAsyncActions: Bool
-    let storage: NodeStorage<State, State>
+/// The root of a store tree: it creates the tree's engine (queue, clock, inbox) and holds the root state,
+/// in its cache.
+final class RootNode<State: Sendable, Action: Sendable>: StateNode<State, Action>, @unchecked Sendable {
+    // Safety: `lastChanged` is used only on the tree's queue, like `TreeNode`'s fields.
     private let reducer: Reducer<State, Action>
-    private let inbox = Inbox<Action>()
+    /// `==` when `State` is `Equatable` (found once, here): lets the walk down skip the children when
+    /// an action leaves the root state as it was.
+    private let isEqual: (@Sendable (State, State) -> Bool)?
+    private let rootInbox: Inbox<Action>
+    /// Whether the last action may have changed the state.
+    @exclusivity(unchecked) private var lastChanged = true
 
     init(
         initialState: State,
@@ -21,71 +18,40 @@ final class RootNode<State: Sendable, Action: Sendable>: ListeningNode {
         scheduler: any DelayScheduler,
         reducer: @escaping Reducer<State, Action>
     ) {
-        let queue = DispatchQueue(label: "canopy.store", qos: qos)
-        self.queue = queue
-        self.scheduler = scheduler
-        self.mayReceiveAsyncActions = ActionKind.mayBeAsyncAction(Action.self)
-        self.storage = NodeStorage(local: initialState, queue: queue)
+        let inbox = Inbox<Action>()
+        self.rootInbox = inbox
         self.reducer = reducer
+        self.isEqual = Equality.comparator(for: State.self)
+        super.init(tree: StoreTree(qos: qos, scheduler: scheduler, inbox: inbox), parent: nil, inbox: inbox)
+        initializeCache(initialState)
     }
 
-    var state: State {
-        storage.local
-    }
-
-    func dispatch(_ action: Action) {
-        if inbox.push(action) {
+    override func dispatch(_ action: Action) {
+        if rootInbox.push(action) {
             scheduleDrain()
         }
     }
 
-    func forward(_ action: Action, to receiver: any ErasedActionReceiver) {
-        if inbox.push(action, for: receiver) {
-            scheduleDrain()
-        }
+    override func drainInbox() {
+        tree.drain(rootInbox, root: self)
     }
 
-    @discardableResult
-    func enqueue(_ work: @escaping @Sendable () -> Void) -> Bool {
-        if inbox.push(work: work) {
-            scheduleDrain()
+    override func reduceOwn(_ action: Action) -> ActionNode<Action>? {
+        tree.assertOnQueue()
+        // The root's cache is its state, initialised in `init`.
+        if tree.isListenedTo, let isEqual {
+            let before = cache.pointee
+            reducer(&cache.pointee, action)
+            lastChanged = !isEqual(before, cache.pointee)
+        } else {
+            // `lastChanged` stays `true` (it only turns `false` in the branch above): without `==`
+            // every action may change the state, and without listeners nobody reads it.
+            reducer(&cache.pointee, action)
         }
-        return true
+        return nil
     }
 
-    func reduce(_ action: Action) {
-        reducer(&storage.local, action)
-        if storage.hasListeners {
-            storage.publish(storage.local)
-        }
-    }
-
-    func attachToParent() {}
-
-    private func scheduleDrain() {
-        queue.async { self.drain() }
-    }
-
-    /// How many batches one drain runs before it lets other work on the queue run.
-    static var batchesPerTurn: Int { 64 }
-
-    /// On the queue: runs everything in the inbox, including what arrives meanwhile, in arrival order.
-    ///
-    /// Under a sustained stream the inbox never empties, so after ``batchesPerTurn`` batches the drain
-    /// hands the queue back and schedules its continuation: timers scheduled on the tree's queue
-    /// (debounce, `maxWait`, effect delays) run in between instead of starving.
-    private func drain() {
-        assertOnQueue(queue)
-        var batch = inbox.takeSpare()
-        var batches = 0
-        while inbox.take(&batch) {
-            inbox.run(&batch) { receive($0) }
-            batches += 1
-            if batches == Self.batchesPerTurn {
-                inbox.yield(&batch)
-                scheduleDrain()
-                return
-            }
-        }
+    override func refresh(parentChanged: Bool, onPath: Bool) -> Bool {
+        lastChanged
     }
 }

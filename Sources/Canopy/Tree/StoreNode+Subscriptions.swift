@@ -40,7 +40,7 @@ extension StoreNode {
         await withCheckedContinuation { continuation in
             let accepted = enqueue {
                 self.receive(action)
-                continuation.resume(returning: self.state)
+                continuation.resume(returning: self.stateIfAlive)
             }
             if !accepted {
                 continuation.resume(returning: nil)
@@ -52,7 +52,7 @@ extension StoreNode {
     var currentState: State? {
         get async {
             await withCheckedContinuation { continuation in
-                let accepted = enqueue { continuation.resume(returning: self.state) }
+                let accepted = enqueue { continuation.resume(returning: self.stateIfAlive) }
                 if !accepted {
                     continuation.resume(returning: nil)
                 }

@@ -1,55 +1,83 @@
-import Dispatch
-
 #if canImport(FoundationEssentials)
 import FoundationEssentials
 #else
 import Foundation
 #endif
 
-/// A handle that reaches a node without keeping it, or its tree, alive (`weakStore()`).
+/// A handle that reaches a node without keeping it, or its tree, alive (`weakStore()`, and the handles
+/// effects and async actions send their results through).
 ///
-/// Once the target is gone, dispatching and subscribing through the handle do nothing. Work enqueued
-/// through it keeps the target alive only until that work has run.
-final class WeakNode<State: Sendable, Action: Sendable>: StoreNode {
-    private weak let target: (any StoreNode<State, Action>)?
-    let queue: DispatchQueue
-    let scheduler: any DelayScheduler
-    let mayReceiveAsyncActions: Bool
+/// Once the node is gone, dispatching and subscribing through the handle do nothing. An action sent
+/// through it waits in the inbox with this handle, not the node, as its receiver: if the node is gone
+/// by the time its turn comes, the action is dropped. So a weak handle never keeps a node alive, not
+/// even through its pending actions.
+final class WeakNode<State: Sendable, Action: Sendable>: StoreNode, InboxReceiver {
+    private weak let target: StateNode<State, Action>?
+    let tree: StoreTree
 
-    init(_ target: any StoreNode<State, Action>) {
+    init(_ target: StateNode<State, Action>) {
         self.target = target
-        self.queue = target.queue
-        self.scheduler = target.scheduler
-        self.mayReceiveAsyncActions = target.mayReceiveAsyncActions
+        self.tree = target.tree
+    }
+
+    func dispatch(_ action: Action) {
+        push(action, guardedBy: nil)
+    }
+
+    func dispatch(_ action: Action, from run: EffectRun) {
+        push(action, guardedBy: run)
+    }
+
+    private func push(_ action: Action, guardedBy run: EffectRun?) {
+        guard let target, let inbox = target.inbox else {
+            // Under a `map(actions:)` (or with the node gone): a work item that holds the node weakly.
+            enqueue { [weak self] in
+                guard run?.isCurrent ?? true else { return }
+                self?.receive(action)
+            }
+            return
+        }
+        if inbox.push(action, for: self, guardedBy: run) {
+            target.scheduleDrain()
+        }
+    }
+
+    func receiveAction(at action: UnsafeMutableRawPointer) {
+        // Safety: the inbox hands this handle only actions pushed for it, of its `Action` type.
+        let action = action.assumingMemoryBound(to: Action.self).move()
+        if let target {
+            tree.process(action, at: target)
+        }
     }
 
     @discardableResult
     func enqueue(_ work: @escaping @Sendable () -> Void) -> Bool {
         guard let target else { return false }
-        return target.enqueue { withExtendedLifetime(target) { work() } }
+        target.enqueueWork(work)
+        return true
     }
 
-    func dispatch(_ action: Action) {
-        target?.dispatch(action)
-    }
+    // The members below run on the queue.
 
-    func forward(_ action: Action, to receiver: any ErasedActionReceiver) {
-        target?.forward(action, to: receiver)
-    }
-
-    // The members below run on the queue inside work enqueued through this handle, which keeps the
-    // target alive, or are called by the target itself.
-
-    func reduce(_ action: Action) {
-        liveTarget.reduce(action)
+    func receive(_ action: Action) {
+        if let target {
+            tree.process(action, at: target)
+        }
     }
 
     var state: State {
-        liveTarget.state
+        guard let target else {
+            preconditionFailure("Internal inconsistency: the state of a released store was read through a weak handle")
+        }
+        return target.state
+    }
+
+    var stateIfAlive: State? {
+        target?.state
     }
 
     func addObserver(_ observer: Observer<State>) {
-        liveTarget.addObserver(observer)
+        target?.addObserver(observer)
     }
 
     func removeObserver(id: UUID) {
@@ -61,20 +89,11 @@ final class WeakNode<State: Sendable, Action: Sendable>: StoreNode {
         return target.observerRemover(id: id)
     }
 
-    func addChild(_ child: any StateListener<State>) {
-        liveTarget.addChild(child)
-    }
-
     func weakHandle() -> any StoreNode<State, Action> {
         self
     }
 
-    private var liveTarget: any StoreNode<State, Action> {
-        guard let target else {
-            preconditionFailure(
-                "Internal inconsistency: a weak store handle was used on the queue after its store was released"
-            )
-        }
-        return target
+    func nodeForChildren() -> StateNode<State, Action> {
+        preconditionFailure("Internal inconsistency: a child store was made from a weak store handle")
     }
 }

@@ -270,7 +270,7 @@ import Testing
         let store = StateStore<Bool, Bool>(false) { state, action in state = action }
         let queue = makeEffectQueue()
         let probe = CancellationProbe()
-        store.effectToggle(\.self, on: queue) { _, _ in
+        store.effectToggle(on: queue) { _, _ in
             Effect(operation: { await probe.waitForCancellation() })
         }
         await store.send(true)
@@ -299,7 +299,7 @@ import Testing
         let store = StateStore<Int, Int>(0) { state, action in state = action }
         let queue = makeEffectQueue()
         let probe = CancellationProbe()
-        store.effectOnChange(\.self, on: queue) { value, _ in
+        store.effectOnChange(on: queue) { value, _ in
             Effect(operation: { await probe.waitForCancellation(run: value) })
         }
         await store.send(1)
@@ -339,7 +339,7 @@ import Testing
         }
         let queue = makeEffectQueue()
         let attempts = StateRecorder<Int?>()
-        store.effectCollection(\.self, on: queue) { _, element, _ in
+        store.effectCollection(on: queue) { _, element, _ in
             attempts.record(element.currentAttempt)
             return Effect {}
         }

@@ -1,4 +1,5 @@
 import Dispatch
+import Synchronization
 import Testing
 
 @testable import Canopy
@@ -7,8 +8,14 @@ import Testing
 /// actor, and teardown with the object.
 @MainActor
 @Suite(.timeLimit(.minutes(1))) struct PresentableTests {
+    /// A main-actor object, as a view controller is: only its presenter is reachable off the main actor.
+    @MainActor
     final class Screen: Presentable {
-        var presenter: (any PresenterProtocol)?
+        private let slot = Mutex<(any PresenterProtocol)?>(nil)
+        nonisolated var presenter: (any PresenterProtocol)? {
+            get { slot.withLock { $0 } }
+            set { slot.withLock { $0 = newValue } }
+        }
         let recorder = StateRecorder<String>()
         let onMain = QueueMarker(.main)
 

@@ -86,8 +86,8 @@ import Testing
         #expect(delivered.map(\.at) == [1, 2, 3, 4])
     }
 
-    @Test func withoutMaxWaitASteadyStreamDeliversNothing() {
-        var machine = Machine(policy: .debounce(for: 0.25))
+    @Test func pureTrailingDebounceDeliversNothingUnderASteadyStream() {
+        var machine = Machine(policy: .trailing(for: 0.25))
         var timerDue: Double?
         for step in 0...32 {
             let now = Double(step) * 0.125

@@ -40,6 +40,8 @@ final class SubscriptionPipeline<State: Sendable, Action: Sendable, Props>: Send
     /// ends, so a cancelled subscription leaves nothing scheduled.
     private let timer = LockedValue<ScheduledWork?>(nil)
     private let presentationQueue: DispatchQueue?
+    /// Where the props are computed: the presentation queue, or the store's queue.
+    private let propsQueue: DispatchQueue
     private let makeProps: @Sendable (State, AnyStore<State, Action>) -> Props
     private let delivery: PropsDelivery<Props>
     private let owner: LifetimeWatch?
@@ -49,30 +51,30 @@ final class SubscriptionPipeline<State: Sendable, Action: Sendable, Props>: Send
     ///
     /// - Parameters:
     ///   - node: The store to observe. It is not retained.
+    ///   - configuration: Dedup, debounce, presentation queue and delivery.
     ///   - props: Turns a state into props; it is given a handle that does not retain the store.
-    ///   - presentationQueue: Where `props` runs; `nil` runs it on the store's queue.
-    ///   - removeStateDuplicates: Drops a state equal to the last accepted one, on the store's queue.
-    ///   - debounce: When accepted states go on to `props`.
-    ///   - delivery: Where the props go.
+    ///   - observer: Where the props go, delivered as `configuration` says.
     ///   - owner: An object whose release ends the subscription, if any.
     init(
         node: any StoreNode<State, Action>,
+        configuration: SubscriptionConfiguration<State>,
         props: @escaping @Sendable (State, AnyStore<State, Action>) -> Props,
-        presentationQueue: DispatchQueue?,
-        removeStateDuplicates: Equating<State>?,
-        debounce: DebouncePolicy,
-        delivery: PropsDelivery<Props>,
+        observer: PropsObserver<Props>,
         owner: AnyObject? = nil
     ) {
         self.removeObserver = node.observerRemover(id: id)
         self.store = AnyStore(node: node.weakHandle())
         self.scheduler = node.scheduler
-        self.policy = debounce
-        self.filter = removeStateDuplicates.map { StateDeduplicator($0, queue: node.queue) }
-        self.storage = QueueConfined(Storage(debouncer: DebounceStateMachine(policy: debounce)), queue: node.queue)
-        self.presentationQueue = presentationQueue
+        self.policy = configuration.debounce
+        self.filter = configuration.removeStateDuplicates.map { StateDeduplicator($0, queue: node.queue) }
+        self.storage = QueueConfined(
+            Storage(debouncer: DebounceStateMachine(policy: configuration.debounce)),
+            queue: node.queue
+        )
+        self.presentationQueue = configuration.presentationQueue
+        self.propsQueue = configuration.presentationQueue ?? node.queue
         self.makeProps = props
-        self.delivery = delivery
+        self.delivery = PropsDelivery(configuration.delivery, to: observer, storeQueue: node.queue)
         self.owner = owner.map(LifetimeWatch.init)
         let registration = Registration(self)
         node.subscribe(Observer(id: id) { state in registration.pipeline.receive(state) })
@@ -196,7 +198,7 @@ final class SubscriptionPipeline<State: Sendable, Action: Sendable, Props>: Send
         let props = makeProps(state, store)
         switch delivery {
         case .mainActor(let observe):
-            if presentationQueue === DispatchQueue.main {
+            if propsQueue === DispatchQueue.main {
                 guard sequencer.admit(sequence) else { return }
                 MainActor.assumeIsolated { observe(props) }
             } else {
@@ -208,7 +210,7 @@ final class SubscriptionPipeline<State: Sendable, Action: Sendable, Props>: Send
                 }
             }
         case .queue(let queue, let observe):
-            if presentationQueue === queue {
+            if propsQueue === queue {
                 guard sequencer.admit(sequence) else { return }
                 observe(props)
             } else {

@@ -105,6 +105,43 @@ import Testing
         subscription.cancel()
     }
 
+    /// One action every 5 ms for 0.5 s: never the 7 ms of quiet a `.uiDebounce` debounce waits for.
+    func sendEveryFiveMilliseconds(to store: StateStore<Int, Int>) async {
+        await settle(store)
+        for _ in 1...100 {
+            scheduler.advance(by: 0.005)
+            await store.send(1)
+        }
+    }
+
+    @Test func theDefaultDebounceDeliversASteadyStreamAtLeastEveryTenthOfASecond() async {
+        let store = counter()
+        let recorder = StateRecorder<Int>()
+        let subscription = subscribe(store, debounce: .default, to: recorder)
+        await sendEveryFiveMilliseconds(to: store)
+        let during = await recorder.waitFor(count: 4)
+        #expect(during.allSatisfy { $0 < 100 })
+        #expect(during == during.sorted())
+
+        scheduler.advance(by: .uiDebounce)
+        await settle(store)
+        #expect(recorder.values.last == 100)
+        subscription.cancel()
+    }
+
+    @Test func pureTrailingDebounceWaitsForTheStreamToStop() async {
+        let store = counter()
+        let recorder = StateRecorder<Int>()
+        let subscription = subscribe(store, debounce: .trailing(for: .uiDebounce), to: recorder)
+        await sendEveryFiveMilliseconds(to: store)
+        await settle(store)
+        #expect(recorder.values.isEmpty)
+
+        scheduler.advance(by: .uiDebounce)
+        #expect(await recorder.waitFor(count: 1) == [100])
+        subscription.cancel()
+    }
+
     @Test func throttleDeliversTheFirstStateAtOnceAndNeverLosesTheLast() async {
         let store = counter()
         let recorder = StateRecorder<Int>()

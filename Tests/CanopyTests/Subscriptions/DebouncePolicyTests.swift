@@ -1,3 +1,4 @@
+import Synchronization
 import Testing
 
 @testable import Canopy
@@ -18,6 +19,20 @@ import Foundation
         #expect(DebouncePolicy.throttle(for: 0) == .immediate)
         #expect(DebouncePolicy.debounce(for: 1, maxWait: 0) == .immediate)
         #expect(DebouncePolicy.debounce(for: 1) != .immediate)
+    }
+
+    @Test func debounceWithoutMaxWaitWaitsAtMostATenthOfASecondOrFourIntervals() {
+        #expect(DebouncePolicy.defaultMaxWait(for: .uiDebounce) == 0.1)
+        #expect(DebouncePolicy.defaultMaxWait(for: 0.3) == 1.2)
+        #expect(DebouncePolicy.default == .debounce(for: .uiDebounce, maxWait: 0.1))
+        #expect(DebouncePolicy.debounce(for: 0.25) == .debounce(for: 0.25, maxWait: 1))
+        #expect(DebouncePolicy.checked(interval: .uiDebounce, call: "test") == .default)
+    }
+
+    @Test func trailingHasNoMaxWait() {
+        #expect(DebouncePolicy.trailing(for: 0) == .immediate)
+        #expect(DebouncePolicy.trailing(for: 0.25) != .debounce(for: 0.25))
+        #expect(DebouncePolicy.trailing(for: 0.25).mode == .trailing(interval: 0.25, maxWait: nil))
     }
 
     @Test func negativeDebounceTraps() async {
@@ -50,7 +65,11 @@ import Foundation
         await #expect(processExitsWith: .failure) {
             await MainActor.run {
                 final class Screen: Presentable {
-                    var presenter: (any PresenterProtocol)?
+                    let slot = Mutex<(any PresenterProtocol)?>(nil)
+                    var presenter: (any PresenterProtocol)? {
+                        get { slot.withLock { $0 } }
+                        set { slot.withLock { $0 = newValue } }
+                    }
                     func setProps(_ props: Int) {}
                 }
                 let store = StateStore<Int, Int>(0) { state, action in state += action }

@@ -1,0 +1,32 @@
+/// A tree node that takes actions of type `Action`: the part of a node the engine's walk up the tree
+/// (``StoreTree/reduceUp(_:from:)``) needs.
+class ActionNode<Action: Sendable>: TreeNode, InboxReceiver, @unchecked Sendable {
+    /// Whether a dispatched action of this node's type could be an ``AsyncAction`` (decided once).
+    final let mayReceiveAsyncActions: Bool
+    /// The root's inbox when the root takes this node's `Action` too: actions for this node then wait
+    /// there as plain values. `nil` under a `map(actions:)`, where they travel as work items.
+    final let inbox: Inbox<Action>?
+
+    init(tree: StoreTree, parent: TreeNode?, inbox: Inbox<Action>?) {
+        self.mayReceiveAsyncActions = ActionKind.mayBeAsyncAction(Action.self)
+        self.inbox = inbox
+        super.init(tree: tree, parent: parent)
+    }
+
+    /// On the queue: runs this node's own reducer (or, for a view, translates the action) and returns
+    /// the next node up that reduces the same action, or `nil` when the walk is over.
+    func reduceOwn(_ action: Action) -> ActionNode<Action>? {
+        preconditionFailure("Internal inconsistency: \(type(of: self)) does not reduce")
+    }
+
+    /// On the queue: runs `asyncAction` on its queue; each result goes back to this node without
+    /// retaining it.
+    func execute(_ asyncAction: any AsyncAction) {
+        preconditionFailure("Internal inconsistency: \(type(of: self)) does not run async actions")
+    }
+
+    final func receiveAction(at action: UnsafeMutableRawPointer) {
+        // Safety: the inbox hands this node only actions pushed for it, of its `Action` type.
+        tree.process(action.assumingMemoryBound(to: Action.self).move(), at: self)
+    }
+}

@@ -1,0 +1,48 @@
+/// The nodes one action was reduced by, the receiving node first and the root last: the engine's
+/// scratch space between its walk up and its walk down. One owner, reused for every action.
+///
+/// It does not retain the nodes: while an action is processed, the receiving node is held by whoever
+/// handed it over (the inbox entry, the caller of `receive`), and every other node on the path is its
+/// ancestor, held by it.
+struct NodePath: ~Copyable {
+    private var nodes: UnsafeMutablePointer<Unmanaged<TreeNode>>
+    private var capacity: Int
+    /// The number of nodes on the path.
+    private(set) var count = 0
+
+    init() {
+        capacity = 16
+        nodes = .allocate(capacity: capacity)
+    }
+
+    deinit {
+        // Safety: `Unmanaged` is a trivial type, so the slots need no deinitialisation.
+        nodes.deallocate()
+    }
+
+    var last: TreeNode? {
+        count > 0 ? self[count - 1] : nil
+    }
+
+    subscript(index: Int) -> TreeNode {
+        precondition(index >= 0 && index < count, "Internal inconsistency: path index \(index) of \(count)")
+        // Safety: the node is alive while the path holds it (see the type's comment).
+        return nodes[index].takeUnretainedValue()
+    }
+
+    mutating func append(_ node: TreeNode) {
+        if count == capacity {
+            let grown = UnsafeMutablePointer<Unmanaged<TreeNode>>.allocate(capacity: 2 * capacity)
+            grown.moveInitialize(from: nodes, count: count)
+            nodes.deallocate()
+            nodes = grown
+            capacity *= 2
+        }
+        (nodes + count).initialize(to: .passUnretained(node))
+        count += 1
+    }
+
+    mutating func removeAll() {
+        count = 0
+    }
+}

@@ -1,0 +1,248 @@
+import Dispatch
+
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
+import Foundation
+#endif
+
+/// A tree node with a state of type `State` and observers of it: the root, a child, or a mapped node.
+///
+/// It caches its state (for the root, the cache *is* the state). The engine keeps the cache current
+/// while the node is attached; otherwise ``state`` computes it on demand.
+class StateNode<State: Sendable, Action: Sendable>: ActionNode<Action>, StoreNode, @unchecked Sendable {
+    // Safety: as for `TreeNode`, the `var`s and the memory behind `cache` are used only on the tree's
+    // queue. `cache` points at memory for one `State`, allocated in `init`, initialised exactly while
+    // `hasCache` is true, and freed in `deinit`.
+    final let cache = UnsafeMutablePointer<State>.allocate(capacity: 1)
+    @exclusivity(unchecked) private final var hasCache = false
+    @exclusivity(unchecked) private final var observers: ObserverStorage<State>?
+    /// Where each observer is in `observers`, once there are more than ``observerIndexThreshold``, so
+    /// that subscribing and cancelling never scan a long list. Most nodes have one or two observers,
+    /// and a dictionary would more than double what they cost in memory.
+    @exclusivity(unchecked) private final var observerIndex: [UUID: Int]?
+
+    deinit {
+        if hasCache {
+            cache.deinitialize(count: 1)
+        }
+        cache.deallocate()
+    }
+
+    // MARK: State
+
+    /// On the queue: the current state.
+    final var state: State {
+        if !(isAttached && hasCache) {
+            refreshDetachedChain()
+        }
+        return cache.pointee
+    }
+
+    final var stateIfAlive: State? {
+        state
+    }
+
+    /// On the queue: the cached state, which the caller knows to be current (the node is attached, or is
+    /// the root).
+    final var cachedState: State {
+        _read {
+            tree.assertOnQueue()
+            yield cache.pointee
+        }
+        _modify {
+            tree.assertOnQueue()
+            yield &cache.pointee
+        }
+    }
+
+    /// Sets the first cached state, in `init`, before the node is shared.
+    final func initializeCache(_ state: consuming State) {
+        cache.initialize(to: state)
+        hasCache = true
+    }
+
+    /// On the queue: replaces the cached state.
+    final func setCachedState(_ state: consuming State) {
+        tree.assertOnQueue()
+        if hasCache {
+            cache.pointee = state
+        } else {
+            cache.initialize(to: state)
+            hasCache = true
+        }
+    }
+
+    /// Computes the state of a node that is not attached (or has no cache yet): from the nearest
+    /// ancestor whose cache is current, downwards. Iterative, so any depth works.
+    private final func refreshDetachedChain() {
+        var chain: [TreeNode] = []
+        var node: TreeNode? = self
+        while let current = node, !current.hasCurrentCache {
+            chain.append(current)
+            node = current.parentNode
+        }
+        for node in chain.reversed() {
+            node.recompute()
+        }
+    }
+
+    override final var hasCurrentCache: Bool {
+        isAttached && hasCache
+    }
+
+    // MARK: Observers
+
+    override final func notifyObservers() {
+        guard let observers else { return }
+        let dead = observers.notify(cache.pointee)
+        for slot in dead {
+            removeObserver(at: slot)
+        }
+    }
+
+    final func addObserver(_ observer: Observer<State>) {
+        tree.assertOnQueue()
+        if slot(of: observer.id) == nil {
+            attach()
+            makeRoomForObserver()
+            // Safety: `makeRoomForObserver()` has just made `observers` non-nil, with room.
+            let slot = observers.unsafelyUnwrapped.append(observer)
+            observerCount += 1
+            listenersChanged()
+            if observerIndex != nil {
+                observerIndex?[observer.id] = slot
+            } else if observerCount > Self.observerIndexThreshold {
+                rebuildObserverIndex()
+            }
+        }
+        if observer.observe(state) == .dead {
+            removeObserver(id: observer.id)
+        }
+    }
+
+    final func removeObserver(id: UUID) {
+        tree.assertOnQueue()
+        guard let slot = slot(of: id) else { return }
+        removeObserver(at: slot)
+    }
+
+    /// Up to this many observers, finding one scans the list (at most twice as many slots, since a list
+    /// that is half empty is compacted); past it, an index finds it.
+    private static var observerIndexThreshold: Int { 8 }
+
+    private final func slot(of id: UUID) -> Int? {
+        if let observerIndex {
+            return observerIndex[id]
+        }
+        return observers?.slot(of: id)
+    }
+
+    private final func removeObserver(at slot: Int) {
+        guard let observers, let id = observers.remove(at: slot) else { return }
+        observerIndex?[id] = nil
+        observerCount -= 1
+        listenersChanged()
+        if observers.isSparse {
+            self.observers = observers.compacted(capacity: observers.live)
+            rebuildObserverIndex()
+        }
+        detachIfUnused()
+    }
+
+    /// Makes `observers` have room for one more.
+    private final func makeRoomForObserver() {
+        guard let observers else {
+            // Most nodes have one or two observers; the list doubles when it must.
+            self.observers = ObserverStorage.make(capacity: 1)
+            return
+        }
+        if !observers.hasRoom {
+            self.observers = observers.compacted(capacity: Swift.max(2 * observers.live, observers.live + 1))
+            rebuildObserverIndex()
+        }
+    }
+
+    private final func rebuildObserverIndex() {
+        guard let observers, observers.live > Self.observerIndexThreshold else {
+            observerIndex = nil
+            return
+        }
+        observerIndex = observers.index()
+    }
+
+    /// The number of observers (tests look at it).
+    final var observerListCount: Int {
+        tree.assertOnQueue()
+        return observers?.live ?? 0
+    }
+
+    final func observerRemover(id: UUID) -> @Sendable () -> Void {
+        { [weak self] in
+            self?.enqueue { [weak self] in self?.removeObserver(id: id) }
+        }
+    }
+
+    // MARK: Dispatch
+
+    func dispatch(_ action: Action) {
+        if let inbox {
+            if inbox.push(action, for: self) {
+                scheduleDrain()
+            }
+        } else {
+            enqueueWork { self.receive(action) }
+        }
+    }
+
+    final func dispatch(_ action: Action, from run: EffectRun) {
+        if let inbox {
+            if inbox.push(action, for: self, guardedBy: run) {
+                scheduleDrain()
+            }
+        } else {
+            enqueueWork {
+                guard run.isCurrent else { return }
+                self.receive(action)
+            }
+        }
+    }
+
+    final func receive(_ action: Action) {
+        tree.process(action, at: self)
+    }
+
+    @discardableResult
+    final func enqueue(_ work: @escaping @Sendable () -> Void) -> Bool {
+        enqueueWork(work)
+        return true
+    }
+
+    final func weakHandle() -> any StoreNode<State, Action> {
+        WeakNode(self)
+    }
+
+    final func nodeForChildren() -> StateNode<State, Action> {
+        self
+    }
+
+    override final func execute(_ asyncAction: any AsyncAction) {
+        execute(typed: asyncAction)
+    }
+
+    private final func execute<Async: AsyncAction>(typed asyncAction: Async) {
+        let handle = weakHandle()
+        asyncAction.dispatchQueue.async {
+            asyncAction.execute { result in
+                guard let action = result as? Action else {
+                    assertionFailure(
+                        "AsyncAction \(Async.self) completed with \(type(of: result)), which is not an action of "
+                            + "this store (\(Action.self)); the result is dropped"
+                    )
+                    return
+                }
+                handle.dispatch(action)
+            }
+        }
+    }
+}

@@ -1,0 +1,154 @@
+import Dispatch
+
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
+import Foundation
+#endif
+
+/// The handle of a `map(state:)`, `flatMap(state:)` or `map(actions:)` store: a view of another handle,
+/// outside the tree.
+///
+/// Observers subscribed through a view live in the node it views, wrapped with the transform and keeping
+/// their id, so a subscription made through a temporary view lasts as long as that node. Actions are
+/// translated when dispatched and go to the viewed handle. Only a child made from a view puts the view
+/// into the tree, as a ``MappedNode``.
+final class ViewNode<ParentState: Sendable, ParentAction: Sendable, State: Sendable, Action: Sendable>: StoreNode {
+    let parent: any StoreNode<ParentState, ParentAction>
+    private let transformState: @Sendable (ParentState) -> State
+    private let transformAction: @Sendable (Action) -> ParentAction
+    /// Whether `transformAction` is not the identity (it is for views made with `map(state:)`).
+    private let translatesActions: Bool
+    /// Whether a dispatched action of this view's type could be an ``AsyncAction`` (decided once).
+    private let mayReceiveAsyncActions: Bool
+
+    init(
+        parent: any StoreNode<ParentState, ParentAction>,
+        state transformState: @escaping @Sendable (ParentState) -> State,
+        action transformAction: @escaping @Sendable (Action) -> ParentAction,
+        translatesActions: Bool = true
+    ) {
+        self.parent = parent
+        self.transformState = transformState
+        self.transformAction = transformAction
+        self.translatesActions = translatesActions
+        self.mayReceiveAsyncActions = ActionKind.mayBeAsyncAction(Action.self)
+    }
+
+    var tree: StoreTree { parent.tree }
+
+    func dispatch(_ action: Action) {
+        let translated = transformAction(action)
+        if let asyncAction = runsHere(action, translated: translated) {
+            // Its results come back to this view, so it starts here, on the queue, once reduced.
+            enqueue {
+                self.parent.receive(translated)
+                self.execute(asyncAction)
+            }
+        } else {
+            parent.dispatch(translated)
+        }
+    }
+
+    /// `action` when it is an ``AsyncAction`` that this view must start itself: the translation hid it
+    /// from the viewed store, which otherwise starts it.
+    private func runsHere(_ action: Action, translated: ParentAction) -> (any AsyncAction)? {
+        guard mayReceiveAsyncActions, let asyncAction = action as? any AsyncAction else { return nil }
+        return translated is any AsyncAction ? nil : asyncAction
+    }
+
+    func dispatch(_ action: Action, from run: EffectRun) {
+        parent.dispatch(transformAction(action), from: run)
+    }
+
+    @discardableResult
+    func enqueue(_ work: @escaping @Sendable () -> Void) -> Bool {
+        parent.enqueue(work)
+    }
+
+    func receive(_ action: Action) {
+        let translated = transformAction(action)
+        parent.receive(translated)
+        if let asyncAction = runsHere(action, translated: translated) {
+            execute(asyncAction)
+        }
+    }
+
+    var state: State {
+        transformState(parent.state)
+    }
+
+    var stateIfAlive: State? {
+        parent.stateIfAlive.map(transformState)
+    }
+
+    func addObserver(_ observer: Observer<State>) {
+        let transformState = self.transformState
+        parent.addObserver(Observer(id: observer.id) { observer.observe(transformState($0)) })
+    }
+
+    func removeObserver(id: UUID) {
+        parent.removeObserver(id: id)
+    }
+
+    func observerRemover(id: UUID) -> @Sendable () -> Void {
+        parent.observerRemover(id: id)
+    }
+
+    // The same view over the parent's weak handle: it lives with whoever holds it (the observers it
+    // serves live in the parent), and does not keep the parent alive.
+    func weakHandle() -> any StoreNode<State, Action> {
+        ViewNode(
+            parent: parent.weakHandle(),
+            state: transformState,
+            action: transformAction,
+            translatesActions: translatesActions
+        )
+    }
+
+    func nodeForChildren() -> StateNode<State, Action> {
+        MappedNode(
+            parent: parent.nodeForChildren(),
+            state: transformState,
+            action: transformAction,
+            translatesActions: translatesActions
+        )
+    }
+
+    /// Runs `asyncAction` on its queue; each result comes back to this view without retaining the tree.
+    private func execute<Async: AsyncAction>(_ asyncAction: Async) {
+        let handle = weakHandle()
+        asyncAction.dispatchQueue.async {
+            asyncAction.execute { result in
+                guard let action = result as? Action else {
+                    assertionFailure(
+                        "AsyncAction \(Async.self) completed with \(type(of: result)), which is not an action of "
+                            + "this store (\(Action.self)); the result is dropped"
+                    )
+                    return
+                }
+                handle.dispatch(action)
+            }
+        }
+    }
+}
+
+extension ViewNode where ParentAction == Action {
+    /// A view with the parent's actions and a transformed state.
+    convenience init(
+        parent: any StoreNode<ParentState, Action>,
+        state transformState: @escaping @Sendable (ParentState) -> State
+    ) {
+        self.init(parent: parent, state: transformState, action: { $0 }, translatesActions: false)
+    }
+}
+
+extension ViewNode where ParentState == State {
+    /// A view with the parent's state and transformed actions.
+    convenience init(
+        parent: any StoreNode<State, ParentAction>,
+        action transformAction: @escaping @Sendable (Action) -> ParentAction
+    ) {
+        self.init(parent: parent, state: { $0 }, action: transformAction)
+    }
+}

@@ -1,0 +1,204 @@
+import Dispatch
+import Foundation
+import Testing
+
+@testable import Canopy
+
+/// What the engine promises beyond the Puredux surface: depth not bounded by the stack, dropped nodes
+/// freed as soon as their last action is reduced, and work that follows what changed (SPEC §8).
+@Suite(.timeLimit(.minutes(1))) struct TreeEngineTests {
+    /// A chain of `depth` children, each adding its local count to what it sees of its parent.
+    private static func chain(depth: Int) -> (root: StateStore<Int, Int>, leaf: StateStore<Int, Int>) {
+        let root = StateStore<Int, Int>(0) { state, action in state += action }
+        var leaf = root
+        for _ in 0..<depth {
+            leaf = leaf.with(0) { local, action in local += action }.map(state: { $0.0 + $0.1 })
+        }
+        return (root, leaf)
+    }
+
+    @Test(arguments: [1_000, 10_000])
+    func aDeepTreeReducesAndPublishesAtEveryLevel(depth: Int) async {
+        let (root, leaf) = Self.chain(depth: depth)
+        let recorder = StateRecorder<Int>()
+        let subscription = leaf.subscribe { recorder.record($0) }
+        leaf.dispatch(1)  // every level adds 1, the root too
+        root.dispatch(2)  // the root only
+        #expect(await recorder.waitFor(count: 3) == [0, depth + 1, depth + 3])
+        #expect(await leaf.send(1) == 2 * (depth + 1) + 2)
+        subscription.cancel()
+    }
+
+    @Test func aDeepTreeIsFreedWhenItsLastHandleGoes() async {
+        let holder = ReleaseOnce(Self.chain(depth: 10_000))
+        let (queue, rootNode) = holder.withValue { ($0.root.queue, WeakRef($0.root.node as AnyObject)) }
+        await holder.withValue { $0.leaf }.send(1)
+        // The last handles go on a thread with a small stack (Darwin's dispatch threads have 512 KB):
+        // freeing the chain must not nest one deinit per level.
+        await withCheckedContinuation { continuation in
+            let thread = Thread {
+                holder.release()
+                continuation.resume()
+            }
+            thread.stackSize = 512 * 1024
+            thread.start()
+        }
+        // The release of every 128th level moves to the queue; each hop is queued before the next
+        // begins, so settling once per hop reaches the root (20,000 nodes: a child and a view per level).
+        for _ in 0..<(20_000 / 128 + 1) where rootNode.object != nil {
+            await settle(queue)
+        }
+        #expect(rootNode.object == nil)
+    }
+
+    @Test func droppedChildrenAreFreedRightAfterTheirLastAction() async {
+        let root = StateStore<Int, Int>(0) { state, action in state += action }
+        var children: [WeakRef<AnyObject>] = []
+        for _ in 0..<2_000 {
+            let child = root.with(0) { local, action in local += action }
+            child.subscribe(observer: Observer { _ in .active })
+            child.dispatch(1)
+            children.append(WeakRef(child.node as AnyObject))
+        }
+        #expect(await root.send(1) == 2_001)
+        #expect(children.allSatisfy { $0.object == nil })
+    }
+
+    @Test func aWeakHandleThatReDispatchesOnEveryUpdateDoesNotKeepItsChildAlive() async {
+        let root = StateStore<Int, Int>(0) { state, action in state += action }
+        var child: StateStore<(Int, Int), Int>? = root.with(0) { local, action in local += action }
+        let weak = child!.weakStore()
+        let node = WeakRef(child!.node as AnyObject)
+        let bounces = StateRecorder<Int>()
+        child!.subscribe(
+            observer: Observer { state in
+                bounces.record(state.1)
+                weak.dispatch(1)  // a pending action through the weak handle, on every update
+                return .active
+            }
+        )
+        _ = await bounces.waitFor(count: 3)
+        child = nil
+        // Once the queue has run what was queued when the handle went, nothing holds the child: not
+        // the action the observer keeps sending through its weak handle.
+        await settle(root.queue)
+        await settle(root.queue)
+        #expect(node.object == nil)
+    }
+
+    @Test func aSiblingWhoseInputsDidNotChangeIsNotVisited() async {
+        // The root's state is Equatable and an action to one child leaves it as it was: the other
+        // child's raw observer is not called again, the receiving child's is.
+        let root = StateStore<Int, Int>(0) { _, _ in }
+        let first = root.with(0) { local, action in local += action }
+        let second = root.with(0) { local, action in local += action }
+        let firstSeen = StateRecorder<Int>()
+        let secondSeen = StateRecorder<Int>()
+        first.subscribe(
+            observer: Observer { state in
+                firstSeen.record(state.1)
+                return .active
+            }
+        )
+        second.subscribe(
+            observer: Observer { state in
+                secondSeen.record(state.1)
+                return .active
+            }
+        )
+        await first.send(1)
+        await first.send(2)
+        await second.send(5)
+        #expect(firstSeen.values == [0, 1, 3])
+        #expect(secondSeen.values == [0, 5])
+    }
+
+    @Test func everyChildIsVisitedWhenTheRootChanges() async {
+        let root = StateStore<Int, Int>(0) { state, action in state += action }
+        let first = root.with(0) { local, action in local += action }
+        let second = root.with(0) { local, action in local += action }
+        let secondSeen = StateRecorder<[Int]>()
+        second.subscribe(
+            observer: Observer { state in
+                secondSeen.record([state.0, state.1])
+                return .active
+            }
+        )
+        await first.send(1)
+        await root.send(2)
+        #expect(secondSeen.values == [[0, 0], [1, 0], [3, 0]])
+    }
+
+    @Test func observersOnThePathSeeEveryActionEvenWhenTheStateIsTheSame() async {
+        let root = StateStore<Int, Int>(0) { _, _ in }
+        let child = root.with(0) { _, _ in }
+        let rootSeen = StateRecorder<Int>()
+        root.subscribe(
+            observer: Observer { state in
+                rootSeen.record(state)
+                return .active
+            }
+        )
+        await child.send(1)
+        await root.send(1)
+        #expect(rootSeen.values == [0, 0, 0])
+    }
+
+    @Test func aChildNobodyListensToAnyMoreIsDetachedAndAttachesAgainWithTheCurrentState() async {
+        let root = StateStore<Int, Int>(0) { state, action in state += action }
+        let child = root.with(10) { local, action in local += action }
+        let first = StateRecorder<[Int]>()
+        let subscription = child.subscribe { first.record([$0.0, $0.1]) }
+        _ = await first.waitFor(count: 1)
+        subscription.cancel()
+        await settle(root.queue)
+        #expect(await isAttached(child) == false)
+        await root.send(5)
+        let second = StateRecorder<[Int]>()
+        let again = child.subscribe { second.record([$0.0, $0.1]) }
+        #expect(await second.waitFor(count: 1) == [[5, 10]])
+        #expect(await isAttached(child))
+        again.cancel()
+    }
+
+    @Test func subscribingTheSameObserverTwiceKeepsOneAndResendsTheState() async {
+        let root = StateStore<Int, Int>(0) { state, action in state += action }
+        let recorder = StateRecorder<Int>()
+        let observer = Observer<Int> { state in
+            recorder.record(state)
+            return .active
+        }
+        for _ in 0..<20 {  // past the size where the node indexes its observers
+            root.subscribe(observer: Observer { _ in .active })
+        }
+        root.subscribe(observer: observer)
+        root.subscribe(observer: observer)
+        await root.send(1)
+        #expect(recorder.values == [0, 0, 1])
+    }
+
+    /// Holds a value until ``release()`` is called, on whatever thread calls it.
+    private final class ReleaseOnce<Value>: @unchecked Sendable {
+        // Safety: test-only; `release()` is called once, by the one thread the test starts.
+        private var value: Value?
+
+        init(_ value: Value) {
+            self.value = value
+        }
+
+        func withValue<Result>(_ body: (Value) -> Result) -> Result {
+            body(value!)
+        }
+
+        func release() {
+            value = nil
+        }
+    }
+
+    private func isAttached<State, Action>(_ store: StateStore<State, Action>) async -> Bool {
+        let node = store.node as! StateNode<State, Action>
+        return await withCheckedContinuation { continuation in
+            store.queue.async { continuation.resume(returning: node.isAttached) }
+        }
+    }
+}

@@ -1,0 +1,1 @@
+../PureduxCompatibilitySwift6Tests/AsyncActionCallSites.swift
