@@ -127,6 +127,16 @@ import Foundation
         #expect(!TreeRunner.matches([[2]], expected, cap: nil))
         #expect(TreeRunner.matches([[1]], expected, cap: 1))
         #expect(!TreeRunner.matches([[1], [1], [2]], expected, cap: 2))
+        // A received state equal to a skippable one may be the required one after it.
+        let skippableFirst = [
+            TreeModel.Expected(state: [0], optional: false),
+            TreeModel.Expected(state: [0], optional: true),
+            TreeModel.Expected(state: [0], optional: false),
+        ]
+        #expect(TreeRunner.matches([[0], [0]], skippableFirst, cap: nil))
+        #expect(TreeRunner.matches([[0], [0], [0]], skippableFirst, cap: nil))
+        #expect(!TreeRunner.matches([[0]], skippableFirst, cap: nil))
+        #expect(!TreeRunner.matches([[0], [0], [0], [0]], skippableFirst, cap: nil))
     }
 
     @Test func theSameSeedMakesTheSameSequence() {

@@ -352,16 +352,29 @@ final class TreeRunner {
     }
 
     /// Whether `actual` is `expected` with some optional states left out, cut after `cap` calls.
+    ///
+    /// A search, not a greedy walk: a received state equal to a skippable one may be the required
+    /// state after it (`[0]` against `[0]?, [0]`).
     static func matches(_ actual: [[Int]], _ expected: [TreeModel.Expected], cap: Int?) -> Bool {
-        var next = 0
-        for state in actual {
-            while next < expected.count, expected[next].state != state, expected[next].optional {
-                next += 1
+        if let cap, actual.count > cap { return false }
+        // reachable[j]: the states received so far can be matched by the first j expected ones.
+        var reachable = Array(repeating: false, count: expected.count + 1)
+        reachable[0] = true
+        func skipOptional() {
+            for index in expected.indices where reachable[index] && expected[index].optional {
+                reachable[index + 1] = true
             }
-            guard next < expected.count, expected[next].state == state else { return false }
-            next += 1
         }
-        if let cap, actual.count >= cap { return actual.count == cap }
-        return expected[next...].allSatisfy(\.optional)
+        skipOptional()
+        for state in actual {
+            var next = Array(repeating: false, count: expected.count + 1)
+            for index in expected.indices where reachable[index] && expected[index].state == state {
+                next[index + 1] = true
+            }
+            reachable = next
+            skipOptional()
+        }
+        if let cap, actual.count == cap { return reachable.contains(true) }
+        return reachable[expected.count]
     }
 }
