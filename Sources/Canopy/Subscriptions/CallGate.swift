@@ -1,3 +1,6 @@
+import Dispatch
+import Synchronization
+
 #if canImport(Darwin)
 import Darwin
 #elseif canImport(Glibc)
@@ -7,48 +10,43 @@ import Musl
 #endif
 
 /// Lets a subscription's handler be called until the gate is closed, and makes closing wait out a call
-/// already in progress, so that once ``close()`` returns the handler is never running and never runs
+/// already in progress, so that once ``close()`` returns the handler is not running and never runs
 /// again.
 ///
-/// Each call holds a recursive lock for its duration: ``close()`` from another thread takes the same
-/// lock, so it returns only after the call in progress (if any) has finished; ``close()`` from inside
-/// the handler itself takes the lock again on the same thread and returns at once (the call goes on to
-/// its end, and no later call starts). The uncontended cost is one lock and one unlock per call, with no
-/// allocation. A handler must not wait for a thread that is closing its own gate (as with any lock).
-final class CallGate: @unchecked Sendable {
-    // Safety: `open` is read and written only while `lock` is held (in `withCall` and `close`), so
-    // accesses are serialised. The lock is recursive so that `close()` from inside a call (same thread,
-    // lock already held) does not deadlock; nothing else re-enters. The lock lives in memory allocated
-    // once here and freed in `deinit`, and never moves.
-    private let lock: UnsafeMutablePointer<pthread_mutex_t>
-    @exclusivity(unchecked) private var open = true
-    /// Mirrors `!open` for readers that must not wait for a call in progress (`Subscription.isCancelled`).
+/// The calls all happen on the tree's queue, one at a time. A call marks the gate busy (one atomic
+/// compare-and-exchange), notes its thread, and clears both when it returns: no lock and no allocation
+/// per call. ``close()`` from another thread during a call registers as a waiter and blocks until the
+/// call returns; ``close()`` from inside the handler (the thread noted) returns at once, and the call
+/// goes on to its end. A handler must not wait for a thread that is closing its own gate.
+final class CallGate: Sendable {
+    // The state word: bit 0 is set during a call, bit 1 once closed, and the bits above count the
+    // closers waiting for the call to return.
+    private static let calling = 1
+    private static let closed = 2
+    private static let oneWaiter = 4
+
+    private let state = Atomic<Int>(0)
+    /// The thread of the call in progress, or 0; set after bit 0 and cleared before it.
+    private let caller = Atomic<UInt>(0)
+    /// Signalled once per waiter when a call that had waiters returns.
+    private let returned = DispatchSemaphore(value: 0)
+    /// Mirrors bit 1 for readers such as `Subscription.isCancelled`.
     let flag = CancellationFlag()
 
-    init() {
-        lock = .allocate(capacity: 1)
-        lock.initialize(to: pthread_mutex_t())
-        var attributes = pthread_mutexattr_t()
-        pthread_mutexattr_init(&attributes)
-        defer { pthread_mutexattr_destroy(&attributes) }
-        pthread_mutexattr_settype(&attributes, Int32(PTHREAD_MUTEX_RECURSIVE))
-        let status = pthread_mutex_init(lock, &attributes)
-        precondition(status == 0, "pthread_mutex_init failed with \(status)")
-    }
+    init() {}
 
-    deinit {
-        pthread_mutex_destroy(lock)
-        lock.deinitialize(count: 1)
-        lock.deallocate()
-    }
-
-    /// Runs `body` unless the gate is closed; returns whether it ran.
+    /// Runs `body` unless the gate is closed; returns whether it ran. Called only on the tree's queue.
     @inline(__always)
     func withCall(_ body: () -> Void) -> Bool {
-        pthread_mutex_lock(lock)
-        defer { pthread_mutex_unlock(lock) }
-        guard open else { return false }
+        guard state.compareExchange(expected: 0, desired: Self.calling, ordering: .acquiring).exchanged else {
+            return false  // closed: calls never overlap, so nothing else can be set here
+        }
+        caller.store(Self.currentThread, ordering: .relaxed)
         body()
+        caller.store(0, ordering: .relaxed)
+        if !state.compareExchange(expected: Self.calling, desired: 0, ordering: .releasing).exchanged {
+            releaseWaiters()
+        }
         return true
     }
 
@@ -56,8 +54,41 @@ final class CallGate: @unchecked Sendable {
     /// from inside the handler), and no call starts afterwards. Closing again does nothing more.
     func close() {
         flag.cancel()
-        pthread_mutex_lock(lock)
-        open = false
-        pthread_mutex_unlock(lock)
+        var current = state.load(ordering: .acquiring)
+        while true {
+            let inCall = current & Self.calling != 0
+            let mustWait = inCall && caller.load(ordering: .relaxed) != Self.currentThread
+            let desired = (current | Self.closed) + (mustWait ? Self.oneWaiter : 0)
+            let (exchanged, original) = state.compareExchange(
+                expected: current,
+                desired: desired,
+                ordering: .acquiringAndReleasing
+            )
+            if exchanged {
+                if mustWait {
+                    returned.wait()
+                    // Pairs with the exchange in `releaseWaiters`, so the call's effects are visible.
+                    _ = state.load(ordering: .acquiring)
+                }
+                return
+            }
+            current = original
+        }
+    }
+
+    /// After a call that closers wait for: ends the call, keeps the gate closed, wakes every waiter.
+    private func releaseWaiters() {
+        let previous = state.exchange(Self.closed, ordering: .acquiringAndReleasing)
+        for _ in 0..<(previous / Self.oneWaiter) {
+            returned.signal()
+        }
+    }
+
+    private static var currentThread: UInt {
+        #if canImport(Darwin)
+        UInt(bitPattern: pthread_self())
+        #else
+        UInt(pthread_self())
+        #endif
     }
 }
