@@ -1,4 +1,5 @@
 import Dispatch
+import Foundation  // Thread
 import Testing
 
 @testable import Canopy
@@ -100,17 +101,46 @@ import Testing
         store.dispatch(1)
         _ = await entered.waitFor(count: 1)  // the handler is running, held by the gate
         let cancelling = StateRecorder<Bool>()
-        DispatchQueue.global().async {
+        Thread {
             cancelling.record(true)
             subscription.cancel()
             events.record("cancel returned")
-        }
+        }.start()
         _ = await cancelling.waitFor(count: 1)
         #expect(subscription.isCancelled)
         release.open()
         #expect(await events.waitFor(count: 2) == ["handler returned", "cancel returned"])
         await store.send(1)
         #expect(entered.values == [1])
+    }
+
+    @Test func everyConcurrentCancelWaitsOutTheCallInProgress() async {
+        let store = counter()
+        let events = StateRecorder<String>()
+        let entered = StateRecorder<Int>()
+        let release = Gate()
+        let subscription = store.subscribe { state in
+            guard state == 1 else { return }
+            entered.record(state)
+            release.pass()
+            events.record("handler returned")
+        }
+        store.dispatch(1)
+        _ = await entered.waitFor(count: 1)
+        let cancelling = StateRecorder<Int>()
+        // Threads of their own: blocked cancellers must not wait for Dispatch to grow its pool.
+        for canceller in 0..<3 {
+            Thread {
+                cancelling.record(canceller)
+                subscription.cancel()
+                events.record("cancel returned")
+            }.start()
+        }
+        _ = await cancelling.waitFor(count: 3)
+        release.open()
+        let seen = await events.waitFor(count: 4)
+        #expect(seen.first == "handler returned")
+        #expect(seen.dropFirst() == ["cancel returned", "cancel returned", "cancel returned"])
     }
 
     @Test func cancelFromInsideTheHandlerReturnsAndStopsLaterCalls() async {
