@@ -69,7 +69,7 @@ struct TreeModel {
     private(set) var handles = [Handle(kind: .root)]
     private(set) var subscriptions: [Subscription] = []
     /// The job child whose effect run is pending on the manual clock, and when it falls due.
-    private(set) var pendingRuns: [(handle: Int, due: Int)] = []
+    private(set) var pendingRuns: [(handle: Int, due: Int, attempt: Effect.State)] = []
     private(set) var now = 0
 
     var heldHandles: [Int] { handles.indices.filter { handles[$0].held } }
@@ -162,18 +162,21 @@ struct TreeModel {
         guard job != before else { return }
         pendingRuns.removeAll { $0.handle == handle }
         if job.isInProgress {
-            pendingRuns.append((handle, now + Int(job.delay ?? 0)))
+            pendingRuns.append((handle, now + Int(job.delay ?? 0), job))
         }
     }
 
-    /// Moves the clock; returns the job children whose run falls due, in order: each dispatches
-    /// `.job(.succeed)` to itself (which `dispatch` then reduces).
-    mutating func advance(by interval: Int) -> [Int] {
+    /// Moves the clock: every run that falls due, in order, dispatches `.job(.succeed)` to its job
+    /// child, which is reduced only if that run's attempt is still the current one when it gets there
+    /// (SPEC 4.4: an earlier run's result in the same advance may have ended it).
+    mutating func advance(by interval: Int) {
         now += interval
         let due = pendingRuns.enumerated().filter { $0.element.due <= now }
             .sorted { ($0.element.due, $0.offset) < ($1.element.due, $1.offset) }
-            .map(\.element.handle)
+            .map(\.element)
         pendingRuns.removeAll { $0.due <= now }
-        return due
+        for run in due where handles[run.handle].alive && handles[run.handle].job == run.attempt {
+            dispatch(.job(.succeed), to: run.handle)
+        }
     }
 }
