@@ -21,8 +21,12 @@ import Foundation
 //   CANOPY_SEQUENCES=<n>    how many sequences to run (default 2000; CI runs fewer under TSan)
 //   CANOPY_SEED_BASE=<n>    the first seed (default 1); sequences use seeds base, base + 1, …
 //
-// A long soak run, for local use before a release or after touching Sources/Canopy/Tree:
-//   CANOPY_SEQUENCES=200000 CANOPY_SEED_BASE=$RANDOM swift test -c release --filter ModelBased
+// A long soak run, for local use before a release or after touching Sources/Canopy/Tree (each run of
+// 100,000 sequences, with 10,000 concurrent ones, takes about three minutes; the suite's time limit is
+// five):
+//   for base in 1000000 2000000 3000000 4000000; do
+//       CANOPY_SEQUENCES=100000 CANOPY_SEED_BASE=$base swift test --filter ModelBased || break
+//   done
 @Suite(.timeLimit(.minutes(5))) struct ModelBasedTreeTests {
     private static func environment(_ name: String) -> UInt64? {
         ProcessInfo.processInfo.environment[name].flatMap { UInt64($0) }
