@@ -45,10 +45,12 @@ public enum W2FanOut {
         case .floorSync:
             var store = FloorStore<FanOutState, Increment>(FanOutState()) { state, _ in state.increment() }
             for tally in tallies {
-                var last: FanOutState?
+                // The hand-written check: one key-path read per state, compared with the last key let through.
+                var last: Int?
                 store.subscribe { state in
-                    if let previous = last, previous[keyPath: keyPath] == state[keyPath: keyPath] { return }
-                    last = state
+                    let key = state[keyPath: keyPath]
+                    if key == last { return }
+                    last = key
                     tally.value += 1
                 }
             }
@@ -61,10 +63,11 @@ public enum W2FanOut {
         case .floorQueue:
             let store = FloorQueueStore<FanOutState, Increment>(FanOutState()) { state, _ in state.increment() }
             for tally in tallies {
-                let last = LastValue<FanOutState>()
+                let last = LastValue<Int>()
                 store.subscribe { state in
-                    if let previous = last.value, previous[keyPath: keyPath] == state[keyPath: keyPath] { return }
-                    last.value = state
+                    let key = state[keyPath: keyPath]
+                    if key == last.value { return }
+                    last.value = key
                     tally.value += 1
                 }
             }
