@@ -29,7 +29,7 @@ while [[ $# -gt 0 ]]; do
     --callgrind-size) callgrind_size="$2"; shift 2 ;;
     --no-callgrind) callgrind=0; shift ;;
     --keep) keep="$2"; shift 2 ;;
-    -h | --help) sed -n '2,21p' "$0"; exit 0 ;;
+    -h | --help) sed -n '2,19p' "$0"; exit 0 ;;
     *) echo "run.sh: unknown option $1 (try --help)" >&2; exit 2 ;;
     esac
 done
