@@ -70,7 +70,7 @@ extension Dependencies: EntryContainer {
     static let live = LockedValue(Dependencies())
     static let writeSyntax = "Dependency[\\.entry] = value"
 
-    static func values(in scope: DependencyScope) -> Dependencies? {
-        scope.dependencies
+    static var scoped: WritableKeyPath<DependencyScope, Dependencies?> {
+        \.dependencies
     }
 }

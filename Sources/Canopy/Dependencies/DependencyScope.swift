@@ -20,21 +20,14 @@ struct DependencyScope: Sendable {
     /// The innermost scope, or `nil` outside every scope.
     @TaskLocal static var current: DependencyScope?
 
-    /// The innermost scope, with the dependencies `update` makes of the ones in force now.
-    static func overridingDependencies(_ update: (inout Dependencies) throws -> Void) rethrows -> DependencyScope {
+    /// The innermost scope, with the `Container` values `update` makes of the ones in force now.
+    static func overriding<Container: EntryContainer>(
+        with update: (inout Container) throws -> Void
+    ) rethrows -> DependencyScope {
         var scope = current ?? DependencyScope()
-        var dependencies = Dependencies.current
-        try update(&dependencies)
-        scope.dependencies = dependencies
-        return scope
-    }
-
-    /// The innermost scope, with the shared stores `update` makes of the ones in force now.
-    static func overridingStores(_ update: (inout SharedStores) throws -> Void) rethrows -> DependencyScope {
-        var scope = current ?? DependencyScope()
-        var stores = SharedStores.current
-        try update(&stores)
-        scope.stores = stores
+        var values = Container.current
+        try update(&values)
+        scope[keyPath: Container.scoped] = values
         return scope
     }
 

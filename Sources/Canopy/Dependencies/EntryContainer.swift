@@ -7,14 +7,14 @@ protocol EntryContainer: Sendable {
     /// How call sites name a write, for the message of a misplaced one.
     static var writeSyntax: String { get }
 
-    /// This container's values in `scope`, or `nil` when the scope does not override this container.
-    static func values(in scope: DependencyScope) -> Self?
+    /// Where a scope keeps this container's values; `nil` there when the scope does not override it.
+    static var scoped: WritableKeyPath<DependencyScope, Self?> { get }
 }
 
 extension EntryContainer {
     /// The values in force here: the innermost scope's if it overrides this container, else the app's.
     static var current: Self {
-        if let scope = DependencyScope.current, let values = values(in: scope) {
+        if let values = DependencyScope.current?[keyPath: scoped] {
             return values
         }
         return live.withLock { $0 }
@@ -30,7 +30,7 @@ extension EntryContainer {
     static func write<Value>(_ keyPath: WritableKeyPath<Self, Value>, _ newValue: Value) {
         if let scope = DependencyScope.current {
             precondition(
-                values(in: scope) == nil,
+                scope[keyPath: scoped] == nil,
                 "\(writeSyntax) inside a scoped override sets the app-wide value, which the scope does not see; "
                     + "set the value in the scope's update closure instead"
             )

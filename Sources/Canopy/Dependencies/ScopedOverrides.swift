@@ -24,7 +24,7 @@ public func withDependencies<Result>(
     _ update: (inout Dependencies) throws -> Void,
     operation: () throws -> Result
 ) rethrows -> Result {
-    let scope = try DependencyScope.overridingDependencies(update)
+    let scope = try DependencyScope.overriding(with: update)
     return try DependencyScope.$current.withValue(scope, operation: operation)
 }
 
@@ -51,7 +51,7 @@ public func withDependencies<Result>(
     isolation: isolated (any Actor)? = #isolation,
     operation: () async throws -> Result
 ) async rethrows -> Result {
-    let scope = try DependencyScope.overridingDependencies(update)
+    let scope = try DependencyScope.overriding(with: update)
     return try await DependencyScope.$current.withValue(scope, operation: operation, isolation: isolation)
 }
 
@@ -77,7 +77,7 @@ public func withSharedStores<Result>(
     _ update: (inout SharedStores) throws -> Void,
     operation: () throws -> Result
 ) rethrows -> Result {
-    let scope = try DependencyScope.overridingStores(update)
+    let scope = try DependencyScope.overriding(with: update)
     return try DependencyScope.$current.withValue(scope, operation: operation)
 }
 
@@ -104,6 +104,6 @@ public func withSharedStores<Result>(
     isolation: isolated (any Actor)? = #isolation,
     operation: () async throws -> Result
 ) async rethrows -> Result {
-    let scope = try DependencyScope.overridingStores(update)
+    let scope = try DependencyScope.overriding(with: update)
     return try await DependencyScope.$current.withValue(scope, operation: operation, isolation: isolation)
 }

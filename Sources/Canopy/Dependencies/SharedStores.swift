@@ -67,7 +67,7 @@ extension SharedStores: EntryContainer {
     static let live = LockedValue(SharedStores())
     static let writeSyntax = "SharedStores[\\.entry] = store"
 
-    static func values(in scope: DependencyScope) -> SharedStores? {
-        scope.stores
+    static var scoped: WritableKeyPath<DependencyScope, SharedStores?> {
+        \.stores
     }
 }
