@@ -32,7 +32,7 @@ public struct Dependency<Value>: Sendable {
 
     /// The value of the entry at `keyPath` in force here; setting it changes it app-wide.
     ///
-    /// The same as ``Dependencies/subscript(keyPath:)``: set entries in the app's set-up, and override
+    /// The same as ``Dependencies/subscript(_:)-swift.type.subscript``: set entries in the app's set-up, and override
     /// them in tests with ``withDependencies(_:operation:)``.
     ///
     /// ```swift

@@ -48,7 +48,7 @@ public struct StoreOf<State: Sendable, Action: Sendable>: Sendable {
 
     /// The store at `keyPath` in force here; setting it changes it app-wide.
     ///
-    /// The same as ``SharedStores/subscript(keyPath:)``.
+    /// The same as ``SharedStores/subscript(_:)-swift.type.subscript``.
     ///
     /// ```swift
     /// StoreOf[\.root] = StateStore(AppState()) { state, action in state.reduce(action) }
