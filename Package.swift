@@ -16,6 +16,12 @@ let package = Package(
             swiftSettings: [.swiftLanguageMode(.v5)]
         ),
         .testTarget(name: "PureduxCompatibilitySwift6Tests", dependencies: ["Canopy"]),
+        // Puredux-style dependency call sites, compiled in Swift 5 mode as Puredux users' code is.
+        .testTarget(
+            name: "DependenciesSwift5Tests",
+            dependencies: ["Canopy"],
+            swiftSettings: [.swiftLanguageMode(.v5)]
+        ),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -1,16 +1,20 @@
 #!/usr/bin/env bash
-# Prints Canopy's performance table: W1–W5 beside the two floors, measured side by side.
+# Prints Canopy's performance table: W1–W5, tree width, subscribe and dropped children beside the two
+# floors, measured side by side, with the targets of DESIGN.md §4.
 #
 #     Benchmarks/run.sh [--iterations N] [--callgrind-size N] [--no-callgrind] [--keep DIR]
 #
 # 1. Runs the package-benchmark suite (`swift package benchmark`). Every iteration of a workload runs
 #    floor-sync, floor-queue and Canopy one after the other and checks each result; the table shows the
 #    median (p50) over the iterations, and Canopy's ratio to floor-queue is the median of the ratios
-#    taken within each iteration. Allocations and heap bytes come from package-benchmark's malloc
-#    interposer.
-# 2. Counts W1's instructions per action with valgrind's callgrind (stable even on a busy machine):
-#    `canopy-workload` runs W1 at size 0 and at `--callgrind-size`, and the difference is divided by
-#    the size, which cancels start-up costs.
+#    taken within each iteration. Times come from a pass that counts nothing; allocations and heap bytes
+#    from a second pass under package-benchmark's malloc interposer.
+# 2. Counts instructions with valgrind's callgrind (stable even on a busy machine): `canopy-workload`
+#    runs a workload at size 0 and at size N, and (Ir at N − Ir at 0) / N, the median of three, cancels
+#    start-up costs. W1 per action (N = --callgrind-size); W3 per child (actions / 10 children, no
+#    latency samples); tree width per action at 10, 100 and 1,000 children; the dedup filter per
+#    subscription per action (W2 with 100 subscriptions minus W2 with none, / 100); subscribe per
+#    subscription at 10,000.
 #
 # A failed result check stops the script with a non-zero status.
 set -euo pipefail
@@ -25,7 +29,7 @@ while [[ $# -gt 0 ]]; do
     --callgrind-size) callgrind_size="$2"; shift 2 ;;
     --no-callgrind) callgrind=0; shift ;;
     --keep) keep="$2"; shift 2 ;;
-    -h | --help) sed -n '2,16p' "$0"; exit 0 ;;
+    -h | --help) sed -n '2,19p' "$0"; exit 0 ;;
     *) echo "run.sh: unknown option $1 (try --help)" >&2; exit 2 ;;
     esac
 done
@@ -91,99 +95,178 @@ for system in floor-sync floor-queue canopy; do
     value[W4.$system.childAllocations]="$(p50 "W4 memory" "$system allocations per 1000 children")"
 done
 value[W3.latencyRatio]="$(p50 "W3 tree" "canopy latency p50 per 1000 floor-queue")"
+for children in 10 100 1000; do
+    for system in floor-sync floor-queue canopy; do
+        value[width$children.$system.rate]="$(p50 "tree width" "$system actions per s with $children children")"
+    done
+    value[width$children.ratio]="$(p50 "tree width" "canopy per 1000 floor-queue with $children children")"
+done
+for system in floor-sync floor-queue canopy; do
+    value[subscribe.$system.rate]="$(p50 "subscribe" "$system subscriptions per s")"
+done
+value[subscribe.ratio]="$(p50 "subscribe" "canopy subscriptions per 1000 floor-queue")"
+for size in 8000 16000 32000; do
+    value[dropped.$size]="$(p50 "dropped children" "ns per iteration at $size")"
+done
+value[dropped.growth]="$(p50 "dropped children" "largest per 1000 smallest")"
 
-# --- 2. W1 instructions per action under callgrind ----------------------------------------------
+# --- 2. Instructions under callgrind --------------------------------------------------------------
 declare -A instructions
 if [[ $callgrind == 1 ]] && ! command -v valgrind >/dev/null 2>&1; then
-    log "valgrind is not installed: W1 instructions per action are NOT measured (install valgrind to get them)"
+    log "valgrind is not installed: instructions are NOT counted (install valgrind to get them)"
     callgrind=0
     callgrind_note="not measured: valgrind is not installed"
 elif [[ $callgrind == 0 ]]; then
     callgrind_note="not measured (--no-callgrind)"
 fi
 if [[ $callgrind == 1 ]]; then
-    log "counting W1 instructions per action with callgrind (sizes 0 and $callgrind_size)"
+    log "counting instructions with callgrind"
     swift build -c release --product canopy-workload >"$out/build.log" 2>&1 || { cat "$out/build.log" >&2; exit 1; }
     tool="$(swift build -c release --show-bin-path)/canopy-workload"
-    # Total instructions (Ir) of one run: callgrind_total <system> <size> <repeat>
+    # Total instructions (Ir) of one run: callgrind_total <file label> <canopy-workload arguments…>
     callgrind_total() {
-        local file="$out/callgrind.$1.$2.$3"
-        valgrind --tool=callgrind --callgrind-out-file="$file" "$tool" w1 --system "$1" --size "$2" --quiet \
-            2>"$file.log" || { cat "$file.log" >&2; log "FAILED: W1 $1 under callgrind"; exit 1; }
+        local file="$out/callgrind.$1"
+        shift
+        valgrind --tool=callgrind --callgrind-out-file="$file" "$tool" "$@" --quiet 2>"$file.log" ||
+            { cat "$file.log" >&2; log "FAILED: canopy-workload $* under callgrind"; exit 1; }
         awk '/^(summary|totals):/ { print $2; exit }' "$file"
     }
-    for system in floor-sync floor-queue canopy; do
-        # Callgrind runs one thread at a time, so how the actions batch into drains varies a little from
-        # run to run: the median of three differences.
-        per_action=()
+    # (Ir at size − Ir at 0) / divisor, median of three (callgrind runs one thread at a time, so how
+    # actions batch into drains varies a little from run to run), two decimals:
+    #     per_unit <key> <size> <divisor> <canopy-workload arguments…>
+    per_unit() {
+        local key="$1" size="$2" divisor="$3"
+        shift 3
+        local results=() base full
         for repeat in 1 2 3; do
-            base="$(callgrind_total "$system" 0 "$repeat")"
-            full="$(callgrind_total "$system" "$callgrind_size" "$repeat")"
-            per_action+=("$(awk -v a="$base" -v b="$full" -v n="$callgrind_size" 'BEGIN { printf "%.0f", (b - a) / n }')")
+            base="$(callgrind_total "$key.0.$repeat" "$@" --size 0)"
+            full="$(callgrind_total "$key.$size.$repeat" "$@" --size "$size")"
+            results+=("$(awk -v a="$base" -v b="$full" -v d="$divisor" 'BEGIN { printf "%.2f", (b - a) / d }')")
         done
-        instructions[$system]="$(printf '%s\n' "${per_action[@]}" | sort -n | sed -n 2p)"
-        log "  $system: ${per_action[*]} instructions per action"
+        instructions[$key]="$(printf '%s\n' "${results[@]}" | sort -g | sed -n 2p)"
+        log "  $key: ${results[*]}"
+    }
+    for system in floor-sync floor-queue canopy; do
+        per_unit "W1.$system" "$callgrind_size" "$callgrind_size" w1 --system "$system"
+        # W3: 10 children, so per child = per action / 10.
+        per_unit "W3.$system" 10000 100000 w3 --system "$system" --latency-samples 0
+        for children in 10 100 1000; do
+            per_unit "width$children.$system" 2000 2000 tree-width --system "$system" --children "$children"
+        done
+        # W2 with 100 deduplicating subscriptions and with none: the difference per subscription.
+        per_unit "W2.100.$system" 2000 2000 w2 --system "$system" --observers 100
+        per_unit "W2.0.$system" 2000 2000 w2 --system "$system" --observers 0
+        instructions[dedup.$system]="$(awk -v a="${instructions[W2.100.$system]}" -v b="${instructions[W2.0.$system]}" \
+            'BEGIN { printf "%.2f", (a - b) / 100 }')"
+        per_unit "subscribe.$system" 10000 10000 subscribe --system "$system"
     done
-    callgrind_note="valgrind --tool=callgrind, (Ir at $callgrind_size actions − Ir at 0) / $callgrind_size, median of 3"
+    callgrind_note="valgrind --tool=callgrind, (Ir at N − Ir at 0) / N, median of 3: W1 at N = $callgrind_size actions; W3 at 10,000 actions, per child; tree width at 2,000 actions; dedup filter from W2 at 2,000 actions with 100 subscriptions and with none; subscribe at 10,000 subscriptions"
 fi
 
 # --- The table ------------------------------------------------------------------------------------
 row() { echo "| $1 | $2 | $3 | $4 | $5 | $6 | $7 |"; }
 v() { echo "${value[$1]}"; }
+# Instructions, rounded: i <key>, or the reason they were not counted.
+i() {
+    if [[ $callgrind == 1 ]]; then
+        awk -v v="${instructions[$1]}" 'BEGIN { printf "%.0f", v }'
+    else
+        echo "—"
+    fi
+}
+# Whether an instruction count holds: iholds <key> <op> <bound>
+iholds() { if [[ $callgrind == 1 ]]; then holds "${instructions[$1]}" "$2" "$3"; fi; }
+times() { awk -v a="$1" -v b="$2" 'BEGIN { printf "%.2f×", a / b }'; }
 
 echo
 echo "Canopy benchmarks, $started on $(uname -sm), $(nproc 2>/dev/null || sysctl -n hw.ncpu) cores" \
     "($(grep -m1 'model name' /proc/cpuinfo 2>/dev/null | sed 's/.*: //' || sysctl -n machdep.cpu.brand_string))"
 echo "$(swift --version 2>/dev/null | head -1)"
 echo "Medians of $iterations iterations (after 1 warm-up); ratios are to floor-queue in the same iteration."
-echo "Load average before / after: $load_before / $load_after."
+echo "Load average before / after the suite: $load_before / $load_after."
 echo
 row "workload" "floor-sync" "floor-queue" "Canopy" "Canopy / fq" "target" "holds"
 row "---" "---" "---" "---" "---" "---" "---"
 row "W1 actions/s" "$(rate "$(v W1.floor-sync.rate)")" "$(rate "$(v W1.floor-queue.rate)")" \
     "$(rate "$(v W1.canopy.rate)")" "$(ratio "$(v W1.ratio)")" "≥ 4.0× fq" "$(holds "$(v W1.ratio)" ">=" 4000)"
-if [[ $callgrind == 1 ]]; then
-    row "W1 instructions/action" "${instructions[floor-sync]}" "${instructions[floor-queue]}" \
-        "${instructions[canopy]}" "" "≤ 500" "$(holds "${instructions[canopy]}" "<=" 500)"
-else
-    row "W1 instructions/action" "" "" "$callgrind_note" "" "≤ 500" ""
-fi
+row "W1 instructions/action" "$(i W1.floor-sync)" "$(i W1.floor-queue)" "$(i W1.canopy)" "" "≤ 350" \
+    "$(iholds W1.canopy "<=" 350)"
 row "W1 allocations/action" "$(per_action "$(v W1.floor-sync.allocations)")" \
     "$(per_action "$(v W1.floor-queue.allocations)")" "$(per_action "$(v W1.canopy.allocations)")" "" "≤ 1" \
     "$(holds "$(v W1.canopy.allocations)" "<=" 1000000)"
 row "W2 actions/s" "$(rate "$(v W2.floor-sync.rate)")" "$(rate "$(v W2.floor-queue.rate)")" \
     "$(rate "$(v W2.canopy.rate)")" "$(ratio "$(v W2.ratio)")" "≥ 1.0× fq" "$(holds "$(v W2.ratio)" ">=" 1000)"
+row "dedup filter instructions per subscription per action" "$(i dedup.floor-sync)" "$(i dedup.floor-queue)" \
+    "$(i dedup.canopy)" "" "≤ 100" "$(iholds dedup.canopy "<=" 100)"
 row "W3 actions/s" "$(rate "$(v W3.floor-sync.rate)")" "$(rate "$(v W3.floor-queue.rate)")" \
     "$(rate "$(v W3.canopy.rate)")" "$(ratio "$(v W3.ratio)")" "≥ 0.5× fq" "$(holds "$(v W3.ratio)" ">=" 500)"
+row "W3 instructions per child (root changing every action)" "$(i W3.floor-sync)" "$(i W3.floor-queue)" \
+    "$(i W3.canopy)" "" "≤ 300" "$(iholds W3.canopy "<=" 300)"
 row "W3 latency p50 / p99 µs" \
     "$(micros "$(v W3.floor-sync.p50)") / $(micros "$(v W3.floor-sync.p99)")" \
     "$(micros "$(v W3.floor-queue.p50)") / $(micros "$(v W3.floor-queue.p99)")" \
     "$(micros "$(v W3.canopy.p50)") / $(micros "$(v W3.canopy.p99)")" \
     "$(ratio "$(v W3.latencyRatio)") (p50)" "p50 ≤ 1.5× fq" "$(holds "$(v W3.latencyRatio)" "<=" 1500)"
+for children in 10 100 1000; do
+    target="" verdict=""
+    if [[ $children == 1000 ]]; then
+        target="≤ 20,000 and ≤ 3× K=10"
+        if [[ $callgrind == 1 ]]; then
+            verdict="$(holds "${instructions[width1000.canopy]}" "<=" 20000) / $(holds \
+                "$(awk -v a="${instructions[width1000.canopy]}" -v b="${instructions[width10.canopy]}" 'BEGIN { print a / b }')" \
+                "<=" 3)"
+        fi
+    fi
+    relative=""
+    if [[ $callgrind == 1 && $children != 10 ]]; then
+        relative="$(times "${instructions[width$children.canopy]}" "${instructions[width10.canopy]}") K=10"
+    fi
+    row "tree width K=$children instructions/action" "$(i "width$children.floor-sync")" \
+        "$(i "width$children.floor-queue")" "$(i "width$children.canopy")" "$relative" "$target" "$verdict"
+done
+row "subscribe instructions per subscription at 10,000" "$(i subscribe.floor-sync)" \
+    "$(i subscribe.floor-queue)" "$(i subscribe.canopy)" "" "≤ 5,000" "$(iholds subscribe.canopy "<=" 5000)"
 row "W4 heap B per subscriber" "$(v W4.floor-sync.subscriber)" "$(v W4.floor-queue.subscriber)" \
-    "$(v W4.canopy.subscriber)" "" "≤ 150" "$(holds "$(v W4.canopy.subscriber)" "<=" 150)"
+    "$(v W4.canopy.subscriber)" "" "≤ 90" "$(holds "$(v W4.canopy.subscriber)" "<=" 90)"
 row "W4 heap B per child store + 1 observer" "$(v W4.floor-sync.child)" "$(v W4.floor-queue.child)" \
-    "$(v W4.canopy.child)" "" "≤ 600" "$(holds "$(v W4.canopy.child)" "<=" 600)"
+    "$(v W4.canopy.child)" "" "≤ 200" "$(holds "$(v W4.canopy.child)" "<=" 200)"
 row "W5 actions/s, none lost" "$(rate "$(v W5.floor-sync.rate)")" "$(rate "$(v W5.floor-queue.rate)")" \
-    "$(rate "$(v W5.canopy.rate)")" "$(ratio "$(v W5.ratio)")" "≥ 1.5× fq" "$(holds "$(v W5.ratio)" ">=" 1500)"
+    "$(rate "$(v W5.canopy.rate)")" "$(ratio "$(v W5.ratio)")" "≥ 4.0× fq" "$(holds "$(v W5.ratio)" ">=" 4000)"
+row "dropped children: µs per iteration at 8,000 / 16,000 / 32,000" "" "" \
+    "$(micros "$(v dropped.8000)") / $(micros "$(v dropped.16000)") / $(micros "$(v dropped.32000)")" \
+    "$(ratio "$(v dropped.growth)") (32,000 / 8,000)" "linear: ≤ 2× (32,000 / 8,000)" \
+    "$(holds "$(v dropped.growth)" "<=" 2000)"
+echo
+echo "Timings of the new workloads (no targets: their targets are the instruction counts above):"
+echo
+row4() { echo "| $1 | $2 | $3 | $4 | $5 |"; }
+row4 "workload" "floor-sync" "floor-queue" "Canopy" "Canopy / fq"
+row4 "---" "---" "---" "---" "---"
+for children in 10 100 1000; do
+    row4 "tree width K=$children actions/s" "$(rate "$(v "width$children.floor-sync.rate")")" \
+        "$(rate "$(v "width$children.floor-queue.rate")")" "$(rate "$(v "width$children.canopy.rate")")" \
+        "$(ratio "$(v "width$children.ratio")")"
+done
+row4 "subscriptions/s at 10,000" "$(rate "$(v subscribe.floor-sync.rate)")" \
+    "$(rate "$(v subscribe.floor-queue.rate)")" "$(rate "$(v subscribe.canopy.rate)")" "$(ratio "$(v subscribe.ratio)")"
 echo
 echo "Allocations beside the targets (malloc calls per action; heap blocks still held per subscriber or child):"
 echo
-row4() { echo "| $1 | $2 | $3 | $4 |"; }
-row4 "workload" "floor-sync" "floor-queue" "Canopy"
-row4 "---" "---" "---" "---"
+row4 "workload" "floor-sync" "floor-queue" "Canopy" ""
+row4 "---" "---" "---" "---" "---"
 for key in W2 W3 W5; do
     row4 "$key allocations/action" "$(per_action "$(v $key.floor-sync.allocations)")" \
-        "$(per_action "$(v $key.floor-queue.allocations)")" "$(per_action "$(v $key.canopy.allocations)")"
+        "$(per_action "$(v $key.floor-queue.allocations)")" "$(per_action "$(v $key.canopy.allocations)")" ""
 done
 row4 "W4 heap blocks per subscriber" "$(per_thousand "$(v W4.floor-sync.subscriberAllocations)")" \
     "$(per_thousand "$(v W4.floor-queue.subscriberAllocations)")" \
-    "$(per_thousand "$(v W4.canopy.subscriberAllocations)")"
+    "$(per_thousand "$(v W4.canopy.subscriberAllocations)")" ""
 row4 "W4 heap blocks per child store + 1 observer" "$(per_thousand "$(v W4.floor-sync.childAllocations)")" \
     "$(per_thousand "$(v W4.floor-queue.childAllocations)")" \
-    "$(per_thousand "$(v W4.canopy.childAllocations)")"
+    "$(per_thousand "$(v W4.canopy.childAllocations)")" ""
 echo
-echo "W1 instructions: $callgrind_note."
+echo "Instructions: $callgrind_note."
+echo "Times come from a pass that counts nothing; allocations from a second pass under the malloc interposer."
 echo "Heap bytes are requested bytes still allocated (malloc − free) while the subscribers or children live."
 if [[ -n "$keep" ]]; then
     echo "Raw results kept in $out."

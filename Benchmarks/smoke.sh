@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # CI smoke test: builds the benchmarks package (the package-benchmark suite included) and runs every
-# workload once, at a small size, for floor-sync, floor-queue and Canopy, with its result checks.
+# workload once, at a small size, for floor-sync, floor-queue and Canopy (dropped-children: Canopy only),
+# with its result checks.
 # No timing is asserted. Exits non-zero if the build or any check fails.
 #
 #     Benchmarks/smoke.sh
@@ -17,4 +18,12 @@ for run in "w1 200000" "w2 10000" "w3 10000" "w4 2000" "w5 100000"; do
     echo "smoke: ${workload^^} at size $size"
     "$tool" "$workload" --system all --size "$size"
 done
+for children in 10 100 1000; do
+    echo "smoke: tree-width with $children children, 2000 actions to one"
+    "$tool" tree-width --system all --children "$children" --size 2000
+done
+echo "smoke: subscribe, 2000 subscriptions"
+"$tool" subscribe --system all --size 2000
+echo "smoke: dropped-children, 2000 iterations"
+"$tool" dropped-children --system canopy --size 2000
 echo "smoke: every workload ran and passed its checks"

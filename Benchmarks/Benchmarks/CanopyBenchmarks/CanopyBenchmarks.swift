@@ -11,8 +11,10 @@ import Darwin
 
 // Every iteration of a workload runs its three systems (floor-sync, floor-queue, Canopy) one after the
 // other, rotating their order, and records custom metrics: so each ratio to floor-queue is taken side by
-// side, in the same iteration. package-benchmark reports the median (p50) of each metric over the
-// iterations; `run.sh` turns those medians into the summary table.
+// side, in the same iteration. Times come from a timed pass that counts nothing; allocations from a
+// second, counting pass whose times are discarded, so the malloc counter never slows a timing.
+// package-benchmark reports the median (p50) of each metric over the iterations; `run.sh` turns those
+// medians into the summary table.
 //
 // Each system checks its result; a failed check fails the benchmark run.
 
@@ -26,9 +28,9 @@ let benchmarks: @Sendable () -> Void = {
         "W1 dispatch throughput",
         configuration: configuration(throughputMetrics(), iterations: iterations)
     ) { benchmark in
-        run(benchmark) { system in
+        run(benchmark) { system, pass in
             let result = try W1DispatchThroughput.run(system)
-            return throughputMeasurements(system, result)
+            return throughputMeasurements(system, result, pass)
         }
     }
 
@@ -36,9 +38,9 @@ let benchmarks: @Sendable () -> Void = {
         "W2 fan-out",
         configuration: configuration(throughputMetrics(), iterations: iterations)
     ) { benchmark in
-        run(benchmark) { system in
+        run(benchmark) { system, pass in
             let result = try W2FanOut.run(system)
-            return throughputMeasurements(system, result)
+            return throughputMeasurements(system, result, pass)
         }
     }
 
@@ -51,12 +53,18 @@ let benchmarks: @Sendable () -> Void = {
             iterations: iterations
         )
     ) { benchmark in
-        run(benchmark) { system in
-            let result = try W3Tree.run(system)
-            return throughputMeasurements(system, result.throughput) + [
-                (Metric.latencyP50(of: system), Double(result.latencyP50Nanoseconds)),
-                (Metric.latencyP99(of: system), Double(result.latencyP99Nanoseconds)),
-            ]
+        run(benchmark) { system, pass in
+            // The counting pass needs no latency samples.
+            let samples = pass == .timed ? W3Tree.defaultLatencySamples : 0
+            let result = try W3Tree.run(system, latencySamples: samples)
+            var measurements = throughputMeasurements(system, result.throughput, pass)
+            if pass == .timed {
+                measurements += [
+                    (Metric.latencyP50(of: system), Double(result.latencyP50Nanoseconds)),
+                    (Metric.latencyP99(of: system), Double(result.latencyP99Nanoseconds)),
+                ]
+            }
+            return measurements
         }
     }
 
@@ -72,7 +80,7 @@ let benchmarks: @Sendable () -> Void = {
             iterations: iterations
         )
     ) { benchmark in
-        run(benchmark) { system in
+        run(benchmark, passes: [.counted]) { system, _ in
             let result = try W4Memory.run(system)
             guard let subscriber = result.bytesPerSubscriber, let child = result.bytesPerChild,
                 let subscriberAllocations = result.allocationsPerSubscriber,
@@ -93,9 +101,83 @@ let benchmarks: @Sendable () -> Void = {
         "W5 two producers",
         configuration: configuration(throughputMetrics(), iterations: iterations)
     ) { benchmark in
-        run(benchmark) { system in
+        run(benchmark) { system, pass in
             let result = try W5TwoProducers.run(system)
-            return throughputMeasurements(system, result)
+            return throughputMeasurements(system, result, pass)
+        }
+    }
+
+    Benchmark(
+        "tree width",
+        configuration: configuration(
+            TreeWidth.widths.flatMap { width in
+                System.allCases.map { Metric.actionsPerSecond(of: $0, children: width) }
+                    + [Metric.throughputRatio(children: width)]
+            },
+            iterations: iterations
+        )
+    ) { benchmark in
+        run(
+            benchmark,
+            passes: [.timed],
+            ratios: TreeWidth.widths.map { width in
+                (
+                    Metric.throughputRatio(children: width), Metric.actionsPerSecond(of: .canopy, children: width),
+                    Metric.actionsPerSecond(of: .floorQueue, children: width)
+                )
+            }
+        ) { system, _ in
+            try TreeWidth.widths.map { width in
+                let result = try TreeWidth.run(system, children: width)
+                return (Metric.actionsPerSecond(of: system, children: width), result.actionsPerSecond)
+            }
+        }
+    }
+
+    Benchmark(
+        "subscribe",
+        configuration: configuration(
+            System.allCases.map { Metric.subscriptionsPerSecond(of: $0) } + [Metric.subscriptionRatio],
+            iterations: iterations
+        )
+    ) { benchmark in
+        run(
+            benchmark,
+            passes: [.timed],
+            ratios: [
+                (
+                    Metric.subscriptionRatio, Metric.subscriptionsPerSecond(of: .canopy),
+                    Metric.subscriptionsPerSecond(of: .floorQueue)
+                )
+            ]
+        ) { system, _ in
+            let result = try SubscribeCost.run(system)
+            return [(Metric.subscriptionsPerSecond(of: system), result.actionsPerSecond)]
+        }
+    }
+
+    Benchmark(
+        "dropped children",
+        configuration: configuration(
+            DroppedChildren.sizes.map { Metric.nanosecondsPerDroppedChild(at: $0) } + [Metric.droppedChildrenGrowth],
+            iterations: iterations
+        )
+    ) { benchmark in
+        do {
+            var perIteration: [Int: Double] = [:]
+            for size in DroppedChildren.sizes {
+                perIteration[size] = try DroppedChildren.run(iterations: size).nanosecondsPerIteration
+            }
+            for (size, nanoseconds) in perIteration {
+                benchmark.measurement(Metric.nanosecondsPerDroppedChild(at: size), Int(nanoseconds.rounded()))
+            }
+            if let smallest = DroppedChildren.sizes.first, let largest = DroppedChildren.sizes.last,
+                let first = perIteration[smallest], let last = perIteration[largest]
+            {
+                benchmark.measurement(Metric.droppedChildrenGrowth, Int((1_000 * last / first).rounded()))
+            }
+        } catch {
+            fail(benchmark, error)
         }
     }
 }
@@ -124,6 +206,22 @@ enum Metric {
     static func allocationsPerChild(of system: System) -> BenchmarkMetric {
         smaller("\(system.rawValue) allocations per 1000 children")
     }
+    static func actionsPerSecond(of system: System, children: Int) -> BenchmarkMetric {
+        larger("\(system.rawValue) actions per s with \(children) children")
+    }
+    static func throughputRatio(children: Int) -> BenchmarkMetric {
+        larger("canopy per 1000 floor-queue with \(children) children")
+    }
+    static func subscriptionsPerSecond(of system: System) -> BenchmarkMetric {
+        larger("\(system.rawValue) subscriptions per s")
+    }
+    /// Canopy's subscriptions per second per 1,000 of floor-queue's, from the same iteration.
+    static let subscriptionRatio = larger("canopy subscriptions per 1000 floor-queue")
+    static func nanosecondsPerDroppedChild(at size: Int) -> BenchmarkMetric {
+        smaller("ns per iteration at \(size)")
+    }
+    /// The time per iteration of the largest loop per 1,000 of the smallest's: 1,000 when linear.
+    static let droppedChildrenGrowth = smaller("largest per 1000 smallest")
 
     private static func larger(_ name: String) -> BenchmarkMetric {
         .custom(name, polarity: .prefersLarger, useScalingFactor: false)
@@ -164,42 +262,71 @@ func exitIfAnyCheckFailed() {
     exit(1)
 }
 
+/// Records a failed check; ``exitIfAnyCheckFailed()`` stops the run once the benchmark is done.
+func fail(_ benchmark: Benchmark, _ error: any Error) {
+    benchmark.error("\(error)")
+    failedChecks.withLock { $0.append("\(benchmark.name): \(error)") }
+}
+
 func throughputMetrics() -> [BenchmarkMetric] {
     System.allCases.map { Metric.actionsPerSecond(of: $0) } + [Metric.throughputRatio]
         + System.allCases.map { Metric.allocationsPerMillionActions(of: $0) }
 }
 
-func throughputMeasurements(_ system: System, _ result: Throughput) -> [(BenchmarkMetric, Double)] {
-    var measurements = [(Metric.actionsPerSecond(of: system), result.actionsPerSecond)]
-    if let allocations = result.allocationsPerAction {
-        measurements.append((Metric.allocationsPerMillionActions(of: system), allocations * 1_000_000))
+/// The throughput from a timed pass, the allocations from a counting pass.
+func throughputMeasurements(_ system: System, _ result: Throughput, _ pass: Pass) -> [(BenchmarkMetric, Double)] {
+    switch pass {
+    case .timed:
+        return [(Metric.actionsPerSecond(of: system), result.actionsPerSecond)]
+    case .counted:
+        guard let allocations = result.allocationsPerAction else { return [] }
+        return [(Metric.allocationsPerMillionActions(of: system), allocations * 1_000_000)]
     }
-    return measurements
 }
 
-/// Runs one iteration: every system once, in an order that rotates with the iteration, then records
-/// the ratios of Canopy to floor-queue measured in this iteration. A failed check fails the run.
-func run(_ benchmark: Benchmark, _ body: (System) throws -> [(BenchmarkMetric, Double)]) {
+/// One run of a workload's systems: timed, counting nothing; or counting allocations, its times unused.
+enum Pass {
+    case timed
+    case counted
+}
+
+/// A ratio of Canopy to floor-queue, per 1,000, and the two metrics it divides.
+typealias Ratio = (ratio: BenchmarkMetric, canopy: BenchmarkMetric, floorQueue: BenchmarkMetric)
+
+/// Runs one iteration: every system once per pass, in an order that rotates with the iteration (the
+/// timed pass of all three first, then the counting pass), then records the ratios of Canopy to
+/// floor-queue measured in this iteration. A failed check fails the run.
+func run(
+    _ benchmark: Benchmark,
+    passes: [Pass] = [.timed, .counted],
+    ratios: [Ratio] = [
+        (Metric.throughputRatio, Metric.actionsPerSecond(of: .canopy), Metric.actionsPerSecond(of: .floorQueue)),
+        (Metric.latencyP50Ratio, Metric.latencyP50(of: .canopy), Metric.latencyP50(of: .floorQueue)),
+    ],
+    _ body: (System, Pass) throws -> [(BenchmarkMetric, Double)]
+) {
     var values: [BenchmarkMetric: Double] = [:]
     do {
-        for system in System.order(round: benchmark.currentIteration) {
-            for (metric, value) in try body(system) {
-                values[metric] = value
+        for pass in passes {
+            for system in System.order(round: benchmark.currentIteration) {
+                let measurements =
+                    switch pass {
+                    case .timed: try body(system, pass)
+                    case .counted: try AllocationCounter.countingPass { try body(system, pass) }
+                    }
+                for (metric, value) in measurements {
+                    values[metric] = value
+                }
             }
         }
     } catch {
-        benchmark.error("\(error)")
-        failedChecks.withLock { $0.append("\(benchmark.name): \(error)") }
+        fail(benchmark, error)
         return
     }
-    if let canopy = values[Metric.actionsPerSecond(of: .canopy)],
-        let floorQueue = values[Metric.actionsPerSecond(of: .floorQueue)]
-    {
-        values[Metric.throughputRatio] = 1_000 * canopy / floorQueue
-    }
-    if let canopy = values[Metric.latencyP50(of: .canopy)], let floorQueue = values[Metric.latencyP50(of: .floorQueue)]
-    {
-        values[Metric.latencyP50Ratio] = 1_000 * canopy / floorQueue
+    for ratio in ratios {
+        if let canopy = values[ratio.canopy], let floorQueue = values[ratio.floorQueue] {
+            values[ratio.ratio] = 1_000 * canopy / floorQueue
+        }
     }
     for (metric, value) in values {
         benchmark.measurement(metric, Int(value.rounded()))

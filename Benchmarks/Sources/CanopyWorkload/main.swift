@@ -8,22 +8,35 @@ import Darwin
 
 // Runs one workload once, at a given size, and checks its result.
 //
-//     canopy-workload <w1|w2|w3|w4|w5|all> [--system floor-sync|floor-queue|canopy|all] [--size N] [--quiet]
+//     canopy-workload <workload…|all> [--system floor-sync|floor-queue|canopy|all] [--size N]
+//                     [--children K] [--observers N] [--latency-samples N] [--quiet]
 //
-// `smoke.sh` runs every workload at a small size; `run.sh` runs W1 under callgrind at two sizes to count
-// instructions per action. A failed check prints the reason and exits with status 1.
+// Workloads: w1–w5, tree-width, subscribe, dropped-children (Canopy only). `--size` is the number of
+// actions (W1–W3, tree-width), subscribers and children (W4), actions per producer (W5), subscriptions
+// (subscribe) or loop iterations (dropped-children). `--children` is tree-width's width, `--observers`
+// W2's number of subscriptions, `--latency-samples` W3's latency samples (0 for throughput only).
+//
+// `smoke.sh` runs every workload at a small size; `run.sh` runs them under callgrind at two sizes to count
+// instructions per action or per subscription. A failed check prints the reason and exits with status 1.
 
 struct Options {
     var workloads: [String] = []
     var systems: [System] = System.allCases
     var size: Int?
+    var children = 10
+    var observers = W2FanOut.defaultObservers
+    var latencySamples: Int?
     var quiet = false
 }
+
+let allWorkloads = ["w1", "w2", "w3", "w4", "w5", "tree-width", "subscribe", "dropped-children"]
 
 func usage() -> Never {
     print(
         """
-        usage: canopy-workload <w1|w2|w3|w4|w5|all> [--system floor-sync|floor-queue|canopy|all] [--size N] [--quiet]
+        usage: canopy-workload <w1|w2|w3|w4|w5|tree-width|subscribe|dropped-children|all>...
+                               [--system floor-sync|floor-queue|canopy|all] [--size N] [--children K]
+                               [--observers N] [--latency-samples N] [--quiet]
         """
     )
     exit(2)
@@ -46,11 +59,20 @@ func parse(_ arguments: [String]) -> Options {
         case "--size":
             guard let value = remaining.popFirst(), let size = Int(value), size >= 0 else { usage() }
             options.size = size
+        case "--children":
+            guard let value = remaining.popFirst(), let children = Int(value), children > 0 else { usage() }
+            options.children = children
+        case "--observers":
+            guard let value = remaining.popFirst(), let observers = Int(value), observers >= 0 else { usage() }
+            options.observers = observers
+        case "--latency-samples":
+            guard let value = remaining.popFirst(), let samples = Int(value), samples >= 0 else { usage() }
+            options.latencySamples = samples
         case "--quiet":
             options.quiet = true
         case "all":
-            options.workloads = ["w1", "w2", "w3", "w4", "w5"]
-        case "w1", "w2", "w3", "w4", "w5":
+            options.workloads = allWorkloads
+        case _ where allWorkloads.contains(argument):
             options.workloads.append(argument)
         default:
             usage()
@@ -75,17 +97,19 @@ func describe(_ throughput: Throughput) -> String {
     return text
 }
 
-func run(_ workload: String, _ system: System, size: Int?) throws(CheckFailure) -> String {
+func run(_ workload: String, _ system: System, _ options: Options) throws(CheckFailure) -> String? {
+    let size = options.size
     switch workload {
     case "w1":
         let result = try W1DispatchThroughput.run(system, actions: size ?? W1DispatchThroughput.defaultActions)
         return "W1 \(system.rawValue) (\(result.actions) actions): \(describe(result))"
     case "w2":
-        let result = try W2FanOut.run(system, actions: size ?? W2FanOut.defaultActions)
-        return "W2 \(system.rawValue) (\(result.actions) actions): \(describe(result))"
+        let result = try W2FanOut.run(system, actions: size ?? W2FanOut.defaultActions, observers: options.observers)
+        return "W2 \(system.rawValue) (\(result.actions) actions, \(options.observers) subscriptions): "
+            + describe(result)
     case "w3":
         let actions = size ?? W3Tree.defaultActions
-        let samples = min(W3Tree.defaultLatencySamples, max(actions / 10, 1))
+        let samples = options.latencySamples ?? min(W3Tree.defaultLatencySamples, max(actions / 10, 1))
         let result = try W3Tree.run(system, actions: actions, latencySamples: samples)
         return "W3 \(system.rawValue) (\(actions) actions, \(samples) latency samples): "
             + "\(describe(result.throughput)), latency p50 \(format(Double(result.latencyP50Nanoseconds) / 1_000, 2)) µs, "
@@ -106,6 +130,20 @@ func run(_ workload: String, _ system: System, size: Int?) throws(CheckFailure) 
             actionsPerProducer: size ?? W5TwoProducers.defaultActionsPerProducer
         )
         return "W5 \(system.rawValue) (2 × \(result.actions / 2) actions): \(describe(result))"
+    case "tree-width":
+        let result = try TreeWidth.run(system, children: options.children, actions: size ?? TreeWidth.defaultActions)
+        return "tree-width \(system.rawValue) (\(options.children) children, \(result.actions) actions to one): "
+            + describe(result)
+    case "subscribe":
+        let result = try SubscribeCost.run(system, count: size ?? SubscribeCost.defaultCount)
+        return "subscribe \(system.rawValue) (\(result.actions) subscriptions): "
+            + "\(format(result.actionsPerSecond / 1_000, 1)) k subscriptions/s"
+    case "dropped-children":
+        // Canopy only: the floors have no child handles to drop.
+        guard system == .canopy else { return nil }
+        let result = try DroppedChildren.run(iterations: size ?? DroppedChildren.sizes[0])
+        return "dropped-children canopy (\(result.iterations) iterations): "
+            + "\(format(result.nanosecondsPerIteration / 1_000, 2)) µs per iteration, no dropped child alive"
     default:
         usage()
     }
@@ -115,8 +153,8 @@ let options = parse(Array(CommandLine.arguments.dropFirst()))
 for workload in options.workloads {
     for system in options.systems {
         do {
-            let summary = try run(workload, system, size: options.size)
-            if !options.quiet {
+            let summary = try run(workload, system, options)
+            if let summary, !options.quiet {
                 print("\(summary) — check passed")
             }
         } catch {

@@ -28,13 +28,17 @@ public protocol HeapCounter: Sendable {
     func end(since start: HeapDelta) -> HeapDelta
 }
 
-/// Counts allocations around a region when a ``HeapCounter`` was installed, and reports `nil` otherwise.
+/// Counts allocations around a region during a counting pass, when a ``HeapCounter`` was installed, and
+/// reports `nil` otherwise.
 ///
-/// The benchmark suite installs the malloc interposer that package-benchmark preloads. The
-/// `canopy-workload` tool installs none, so its runs under callgrind execute no counting code. The
-/// counters are process-wide: allocations made on a store's queue are included.
+/// The benchmark suite installs the malloc interposer that package-benchmark preloads, and runs each
+/// workload twice: a timed pass that counts nothing, then a counting pass inside ``countingPass(_:)``
+/// whose times it discards. So the timings never pay for the counter. The `canopy-workload` tool installs
+/// none, so its runs under callgrind execute no counting code. The counters are process-wide:
+/// allocations made on a store's queue are included.
 public enum AllocationCounter {
     private static let installed = Mutex<(any HeapCounter)?>(nil)
+    private static let counting = Atomic<Bool>(false)
 
     /// Makes ``measure(_:)`` count with `counter` from now on.
     ///
@@ -43,7 +47,21 @@ public enum AllocationCounter {
         installed.withLock { $0 = counter }
     }
 
-    /// Runs `body` and returns its result with the heap traffic it caused, if it can be counted.
+    /// Runs `body` as a counting pass: every ``measure(_:)`` inside it counts the heap traffic.
+    ///
+    /// - Parameter body: The workload run whose allocations are wanted (its timings are not).
+    /// - Returns: What `body` returned.
+    /// - Throws: What `body` throws.
+    public static func countingPass<Result, Failure: Error>(
+        _ body: () throws(Failure) -> Result
+    ) throws(Failure) -> Result {
+        counting.store(true, ordering: .relaxed)
+        defer { counting.store(false, ordering: .relaxed) }
+        return try body()
+    }
+
+    /// Runs `body` and returns its result with the heap traffic it caused, if it can be counted: in a
+    /// ``countingPass(_:)`` with a counter installed.
     ///
     /// - Parameter body: The region to measure.
     /// - Returns: What `body` returned, and the heap traffic or `nil`.
@@ -51,7 +69,9 @@ public enum AllocationCounter {
     public static func measure<Result, Failure: Error>(
         _ body: () throws(Failure) -> Result
     ) throws(Failure) -> (Result, HeapDelta?) {
-        guard let counter = installed.withLock({ $0 }) else { return (try body(), nil) }
+        guard counting.load(ordering: .relaxed), let counter = installed.withLock({ $0 }) else {
+            return (try body(), nil)
+        }
         let start = counter.begin()
         let result: Result
         do {

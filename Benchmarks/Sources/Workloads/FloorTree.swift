@@ -1,6 +1,6 @@
 import Dispatch
 
-/// floor-sync for W3 and W4: a root count and children that pair it with a count of their own.
+/// floor-sync for W3, W4 and tree-width: a root count and children that pair it with a count of their own.
 ///
 /// Every action reduces one child and the root, then calls every child's observers with the child's
 /// state, as a store tree does. A value type, like ``FloorStore``. Not thread-safe.
@@ -42,9 +42,20 @@ struct FloorTree {
             }
         }
     }
+
+    /// Reduces the child at `index` and leaves the root unchanged, so only that child's observers are
+    /// called (tree-width): the floor knows which child changed without looking at the others.
+    @inline(never)
+    mutating func dispatchLocal(toChild index: Int) {
+        children[index].local += 1
+        let state = (root, children[index].local)
+        for observer in children[index].observers {
+            observer(state)
+        }
+    }
 }
 
-/// floor-queue for W3 and W4: the same tree behind a bare serial `DispatchQueue`.
+/// floor-queue for W3, W4 and tree-width: the same tree behind a bare serial `DispatchQueue`.
 final class FloorQueueTree: @unchecked Sendable {
     // Safety: `tree` is used only inside blocks run on `queue`, a serial queue, which serialises every
     // access and orders it before any `queue.sync` that reads it back.
@@ -68,6 +79,10 @@ final class FloorQueueTree: @unchecked Sendable {
 
     func dispatch(toChild index: Int) {
         queue.async { self.tree.dispatch(toChild: index) }
+    }
+
+    func dispatchLocal(toChild index: Int) {
+        queue.async { self.tree.dispatchLocal(toChild: index) }
     }
 
     /// Blocks until every block enqueued before has run and returns the root and child counts.

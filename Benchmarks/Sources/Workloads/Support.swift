@@ -57,7 +57,7 @@ public struct Throughput: Sendable {
     public var actions: Int
     /// From the first dispatch until the last action was reduced.
     public var nanoseconds: UInt64
-    /// The heap traffic meanwhile, when a ``HeapCounter`` is installed.
+    /// The heap traffic meanwhile, in a counting pass with a ``HeapCounter`` installed.
     public var heap: HeapDelta?
 
     /// Actions per second.
@@ -69,7 +69,7 @@ public struct Throughput: Sendable {
     }
 }
 
-/// Times `body` and counts its heap traffic.
+/// Times `body`, and counts its heap traffic in a counting pass (``AllocationCounter/countingPass(_:)``).
 func measureThroughput<Failure: Error>(
     actions: Int,
     _ body: () throws(Failure) -> Void

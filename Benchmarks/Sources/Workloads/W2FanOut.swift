@@ -37,7 +37,6 @@ public enum W2FanOut {
     ) throws(CheckFailure) -> Throughput {
         // Each observer gets the initial state, then one state per change of `hundreds`.
         let expectedDeliveries = 1 + actions / 100
-        let keyPath: any KeyPath<FanOutState, Int> & Sendable = \FanOutState.hundreds
         let tallies = (0..<observers).map { _ in Tally() }
         let result: Throughput
         let final: FanOutState
@@ -45,10 +44,12 @@ public enum W2FanOut {
         case .floorSync:
             var store = FloorStore<FanOutState, Increment>(FanOutState()) { state, _ in state.increment() }
             for tally in tallies {
-                var last: FanOutState?
+                // The hand-written check: one key-path read per state, compared with the last key let through.
+                let last = LastValue<Int>()
                 store.subscribe { state in
-                    if let previous = last, previous[keyPath: keyPath] == state[keyPath: keyPath] { return }
-                    last = state
+                    let key = state[keyPath: \FanOutState.hundreds]
+                    if key == last.value { return }
+                    last.value = key
                     tally.value += 1
                 }
             }
@@ -61,10 +62,12 @@ public enum W2FanOut {
         case .floorQueue:
             let store = FloorQueueStore<FanOutState, Increment>(FanOutState()) { state, _ in state.increment() }
             for tally in tallies {
-                let last = LastValue<FanOutState>()
+                // The same check as floor-sync's.
+                let last = LastValue<Int>()
                 store.subscribe { state in
-                    if let previous = last.value, previous[keyPath: keyPath] == state[keyPath: keyPath] { return }
-                    last.value = state
+                    let key = state[keyPath: \FanOutState.hundreds]
+                    if key == last.value { return }
+                    last.value = key
                     tally.value += 1
                 }
             }
@@ -79,7 +82,7 @@ public enum W2FanOut {
         case .canopy:
             let store = StateStore<FanOutState, Increment>(FanOutState()) { state, _ in state.increment() }
             let subscriptions = tallies.map { tally in
-                store.subscribe(removeStateDuplicates: .keyPath(keyPath)) { _ in tally.value += 1 }
+                store.subscribe(removeStateDuplicates: .keyPath(\.hundreds)) { _ in tally.value += 1 }
             }
             _ = store.settledState()
             result = measureThroughput(actions: actions) {
@@ -104,8 +107,10 @@ public enum W2FanOut {
     }
 }
 
-/// The last value a floor-queue observer let through.
+/// The last value an observer let through or saw.
 final class LastValue<Value>: @unchecked Sendable {
-    // Safety: used only inside one observer, which its floor-queue store calls only on its serial queue.
+    // Safety: written only inside one observer, which its store calls on its serial queue (or on the one
+    // thread of a floor-sync run), and read by the harness only after synchronising with that queue
+    // (`DispatchQueue.sync` or `await store.state`), which orders every write before the read.
     var value: Value?
 }

@@ -66,11 +66,14 @@ public enum W3Tree {
         var keepAlive: Any
     }
 
-    /// Builds a tree whose every observer calls `observe(child, observer, state)`.
+    /// Builds a tree whose observers are `makeObserver(child, observer)`.
+    ///
+    /// Each observer is a closure of its own that captures only what it touches, so the instruction counts
+    /// of W3 (run.sh) measure the tree more than the harness.
     private static func makeTree(
         _ system: System,
         shape: Shape,
-        observe: @escaping @Sendable (_ child: Int, _ observer: Int, _ state: (Int, Int)) -> Void
+        makeObserver: (_ child: Int, _ observer: Int) -> @Sendable ((Int, Int)) -> Void
     ) -> Tree {
         switch system {
         case .floorSync:
@@ -78,7 +81,7 @@ public enum W3Tree {
             for child in 0..<shape.children {
                 let node = tree.addChild()
                 for observer in 0..<shape.observersPerChild {
-                    tree.subscribe(node) { observe(child, observer, $0) }
+                    tree.subscribe(node, makeObserver(child, observer))
                 }
             }
             // The closures share `tree` through a box, which costs one dynamic exclusivity check per
@@ -91,11 +94,7 @@ public enum W3Tree {
         case .floorQueue:
             let tree = FloorQueueTree()
             for child in 0..<shape.children {
-                tree.addChild(
-                    observers: (0..<shape.observersPerChild).map { observer in
-                        { observe(child, observer, $0) }
-                    }
-                )
+                tree.addChild(observers: (0..<shape.observersPerChild).map { makeObserver(child, $0) })
             }
             return Tree(dispatch: { tree.dispatch(toChild: $0) }, settle: { tree.settledState() }, keepAlive: tree)
         case .canopy:
@@ -103,9 +102,10 @@ public enum W3Tree {
             let stores = (0..<shape.children).map { child in
                 let store = root.with(0) { local, _ in local += 1 }
                 for observer in 0..<shape.observersPerChild {
+                    let observe = makeObserver(child, observer)
                     store.subscribe(
                         observer: Observer { state in
-                            observe(child, observer, state)
+                            observe(state)
                             return .active
                         }
                     )
@@ -126,10 +126,13 @@ public enum W3Tree {
     private static func runThroughput(_ system: System, actions: Int, shape: Shape) throws(CheckFailure) -> Throughput {
         let tallies = (0..<shape.children).map { _ in (0..<shape.observersPerChild).map { _ in Tally() } }
         let lastSeen = (0..<shape.children).map { _ in LastValue<(Int, Int)>() }
-        let tree = makeTree(system, shape: shape) { child, observer, state in
-            tallies[child][observer].value += 1
-            if observer == 0 {
-                lastSeen[child].value = state
+        let tree = makeTree(system, shape: shape) { child, observer in
+            let tally = tallies[child][observer]
+            guard observer == 0 else { return { _ in tally.value += 1 } }
+            let last = lastSeen[child]
+            return { state in
+                tally.value += 1
+                last.value = state
             }
         }
         _ = tree.settle()
@@ -183,9 +186,12 @@ public enum W3Tree {
         let armed = Tally()
         let lastChild = shape.children - 1
         let lastObserver = shape.observersPerChild - 1
-        let tree = makeTree(system, shape: shape) { child, observer, _ in
-            if child == lastChild, observer == lastObserver, armed.value != 0 {
-                probe.arrive()
+        let tree = makeTree(system, shape: shape) { child, observer in
+            guard child == lastChild, observer == lastObserver else { return { _ in } }
+            return { _ in
+                if armed.value != 0 {
+                    probe.arrive()
+                }
             }
         }
         _ = tree.settle()

@@ -29,8 +29,17 @@ public struct Effect: Sendable {
 
     let operation: Operation
 
+    // The operation runs in the dependency scope in force where the effect is created (see
+    // `DependencyScope`).
     private init(_ operation: Operation) {
-        self.operation = operation
+        switch operation {
+        case .postpone:
+            self.operation = .postpone
+        case .sync(let body):
+            self.operation = .sync(DependencyScope.capturing(body))
+        case .async(let body):
+            self.operation = .async(DependencyScope.capturing(body))
+        }
     }
 
     /// Creates an effect that runs `operation` once, synchronously, on the effect queue.

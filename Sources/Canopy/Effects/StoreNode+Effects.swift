@@ -13,7 +13,13 @@ extension StoreNode {
         create: @escaping @Sendable (State, Trigger.Key, @escaping Dispatch<Action>) -> Effect
     ) {
         let target = weakHandle()
-        let runner = EffectRunner<Trigger, Action>(target: target, trigger: trigger, queue: queue, create: create)
+        // The factory runs in the dependency scope of this call (see `DependencyScope`).
+        let runner = EffectRunner<Trigger, Action>(
+            target: target,
+            trigger: trigger,
+            queue: queue,
+            create: DependencyScope.capturing(create)
+        )
         subscribe(
             Observer { state in
                 runner.update(state)

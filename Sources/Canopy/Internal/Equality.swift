@@ -1,10 +1,24 @@
-/// Finds `==` for a type when it is `Equatable`, once, so that code generic over an unconstrained type
-/// can compare values without a dynamic cast per comparison.
+/// Finds `==` for a type when it is `Equatable`, once per type, so that code generic over an
+/// unconstrained type can compare values without a dynamic cast per comparison.
 enum Equality {
+    /// The comparators found so far, by type (`nil` for a type that is not `Equatable`). A node asks once,
+    /// when it is made; sharing the closure keeps it from costing every node an allocation.
+    private static let found = LockedValue<[ObjectIdentifier: (any Sendable)?]>([:])
+
     /// `==` for `Value` when `Value` conforms to `Equatable`, otherwise `nil`.
     static func comparator<Value>(for _: Value.Type) -> (@Sendable (Value, Value) -> Bool)? {
-        guard let equatable = Value.self as? any Equatable.Type else { return nil }
-        return comparator(opening: equatable, as: Value.self)
+        let key = ObjectIdentifier(Value.self)
+        if let known = found.withLock({ $0[key] }) {
+            return known as? @Sendable (Value, Value) -> Bool
+        }
+        let comparator: (@Sendable (Value, Value) -> Bool)? =
+            if let equatable = Value.self as? any Equatable.Type {
+                comparator(opening: equatable, as: Value.self)
+            } else {
+                nil
+            }
+        found.withLock { $0[key] = .some(comparator) }
+        return comparator
     }
 
     private static func comparator<Opened: Equatable, Value>(

@@ -33,7 +33,7 @@ public struct StateStore<State: Sendable, Action: Sendable>: Store {
         self.node = ChildNode(
             parent: parent.node.nodeForChildren(),
             initialState: initialState,
-            reducer: reducer,
+            reducer: DependencyScope.capturing(reducer),
             compose: compose
         )
     }
@@ -68,7 +68,12 @@ public struct StateStore<State: Sendable, Action: Sendable>: Store {
         scheduler: any DelayScheduler,
         reducer: @escaping Reducer<State, Action>
     ) {
-        self.node = RootNode(initialState: initialState, qos: qos, scheduler: scheduler, reducer: reducer)
+        self.node = RootNode(
+            initialState: initialState,
+            qos: qos,
+            scheduler: scheduler,
+            reducer: DependencyScope.capturing(reducer)
+        )
     }
 
     /// Sends `action` to this store: its reducer runs, then each ancestor's, up to the root.

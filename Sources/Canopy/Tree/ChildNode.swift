@@ -57,6 +57,6 @@ final class ChildNode<ParentState: Sendable, Local: Sendable, State: Sendable, A
     }
 
     override func recompute() {
-        setCachedState(compose(parent.cachedState, local))
+        setCachedState(compose(parent.cache.pointee, local))
     }
 }

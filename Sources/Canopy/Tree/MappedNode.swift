@@ -43,6 +43,6 @@ final class MappedNode<ParentState: Sendable, ParentAction: Sendable, State: Sen
     }
 
     override func recompute() {
-        setCachedState(transformState(parent.cachedState))
+        setCachedState(transformState(parent.cache.pointee))
     }
 }

@@ -30,6 +30,11 @@ struct NodePath: ~Copyable {
         return nodes[index].takeUnretainedValue()
     }
 
+    /// Whether `node` is the node at `index`, compared by identity without retaining either.
+    func holds(_ node: TreeNode, at index: Int) -> Bool {
+        nodes[index].toOpaque() == Unmanaged.passUnretained(node).toOpaque()
+    }
+
     mutating func append(_ node: TreeNode) {
         if count == capacity {
             let grown = UnsafeMutablePointer<Unmanaged<TreeNode>>.allocate(capacity: 2 * capacity)

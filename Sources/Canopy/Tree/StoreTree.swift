@@ -123,16 +123,26 @@ final class StoreTree: @unchecked Sendable {
             let onPath = visit.pathIndex >= 0
             let changed = node.refresh(parentChanged: visit.parentChanged, onPath: onPath)
             node.notifyObservers()
-            let pathChild = visit.pathIndex > 0 ? path[visit.pathIndex - 1] : nil
             if changed {
                 let firstChild = stack.count
+                let pathChildIndex = visit.pathIndex - 1
                 node.forEachChild { child in
-                    let index = child === pathChild ? visit.pathIndex - 1 : -1
+                    let index = pathChildIndex >= 0 && path.holds(child, at: pathChildIndex) ? pathChildIndex : -1
                     stack.append(Visit(node: child, parentChanged: true, pathIndex: index))
                 }
-                stack[firstChild...].reverse()
-            } else if let pathChild, pathChild.isAttached {
-                stack.append(Visit(node: pathChild, parentChanged: false, pathIndex: visit.pathIndex - 1))
+                // Children were pushed in order; the walk pops them, so reverse them in place.
+                var low = firstChild
+                var high = stack.count - 1
+                while low < high {
+                    stack.swapAt(low, high)
+                    low += 1
+                    high -= 1
+                }
+            } else if visit.pathIndex > 0 {
+                let pathChild = path[visit.pathIndex - 1]
+                if pathChild.isAttached {
+                    stack.append(Visit(node: pathChild, parentChanged: false, pathIndex: visit.pathIndex - 1))
+                }
             }
         }
     }

@@ -134,14 +134,14 @@ class TreeNode: @unchecked Sendable {
     /// On the queue: detaches this node if nobody listens to it any more. Its entry in the parent's
     /// ``children`` goes at the parent's next walk, which may detach the parent in turn.
     final func detachIfUnused() {
-        guard isAttached, !hasListeners, parentNode != nil else { return }
+        guard isAttached, depth > 0, !hasListeners else { return }
         isAttached = false
     }
 
     /// On the queue: to be called after ``observerCount`` or ``children`` changed. The root tells the
     /// engine whether anything in the tree listens.
     final func listenersChanged() {
-        if parentNode == nil {
+        if depth == 0 {
             tree.isListenedTo = hasListeners
         }
     }

@@ -3,7 +3,8 @@ import Dispatch
 import Foundation
 
 /// Everything the board's effects reach outside the store: time, the remote service, the disk. The
-/// program builds it from the command-line options; tests build it around a `ManualScheduler`.
+/// clock and the remote come from the dependencies in force where it is made (see
+/// `Dependencies+TaskBoard.swift`): tests override them around a `ManualScheduler`.
 struct Environment: Sendable {
     /// The clock of every delay in the tree: debounce, effect delays, retry backoff, remote latency.
     var scheduler: any DelayScheduler
@@ -25,18 +26,14 @@ struct Environment: Sendable {
     var saving = SaveState.Settings()
 
     init(
-        scheduler: any DelayScheduler,
         now: @escaping @Sendable () -> Date = { Date() },
-        remote: RemoteService.Configuration = RemoteService.Configuration(),
-        remoteFile: JSONFile<RemoteService.Stored>? = nil,
-        remoteStored: RemoteService.Stored? = nil,
         writeTasks: (@Sendable (TasksSnapshot) throws -> Void)? = nil
     ) {
-        self.scheduler = scheduler
+        self.scheduler = Dependency[\.scheduler]
         self.now = now
         self.effectQueue = DispatchQueue(label: "taskboard.effects")
         self.sleeper = Sleeper(scheduler: scheduler)
-        self.remote = RemoteService(configuration: remote, sleeper: sleeper, file: remoteFile, stored: remoteStored)
+        self.remote = Dependency[\.remote]
         self.writeTasks = writeTasks
     }
 }

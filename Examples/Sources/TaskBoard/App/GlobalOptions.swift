@@ -65,8 +65,9 @@ struct GlobalOptions: ParsableArguments {
         }
     }
 
+    /// The folder `--data-dir` names, or else the one the dependencies give.
     var dataDirectory: DataDirectory {
-        guard let dataDir else { return .standard() }
+        guard let dataDir else { return Dependency[\.dataDirectory] }
         let expanded = (dataDir as NSString).expandingTildeInPath
         return DataDirectory(url: URL(fileURLWithPath: expanded, isDirectory: true))
     }

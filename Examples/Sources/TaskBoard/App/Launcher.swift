@@ -2,6 +2,9 @@ import Canopy
 import Foundation
 
 /// Opens the board a run works on: reads the data folder, builds the environment and the store tree.
+///
+/// The data folder (unless `--data-dir` names one) and the clock come from the dependencies in force;
+/// the remote service is the one this run opens, on that clock, from the folder's `remote.json`.
 enum Launcher {
     static func session(
         _ options: GlobalOptions,
@@ -12,16 +15,20 @@ enum Launcher {
         let saved = try load(folder.tasksFile, console: console, what: "tasks") { try $0.validated() }
         let remoteStored = try load(folder.remoteFile, console: console, what: "a remote copy") { try $0.validated() }
         let tasksFile = folder.tasksFile
-        var environment = Environment(
-            scheduler: DispatchDelayScheduler(),
-            remote: options.remote,
-            remoteFile: folder.remoteFile,
-            remoteStored: remoteStored,
-            writeTasks: { try tasksFile.save($0) }
+        let remote = RemoteService(
+            configuration: options.remote,
+            sleeper: Sleeper(scheduler: Dependency[\.scheduler]),
+            file: folder.remoteFile,
+            stored: remoteStored
         )
-        environment.sync = options.sync
         let today = options.todayProvider
-        let board = Board(today: today(), saved: saved, environment: environment)
+        let board = withDependencies {
+            $0.remote = remote
+        } operation: {
+            var environment = Environment(writeTasks: { try tasksFile.save($0) })
+            environment.sync = options.sync
+            return Board(today: today(), saved: saved, environment: environment)
+        }
         return Session(board: board, console: console, mode: mode, today: today)
     }
 

@@ -5,7 +5,8 @@ import Testing
 
 @testable import TaskBoard
 
-/// A board on a `TestScheduler`, with a recording writer instead of the disk.
+/// A board on a `TestScheduler`, with a recording writer instead of the disk: the clock and the remote
+/// are dependencies, overridden for the board's stores and effects only.
 struct TestBoard {
     static let day = Day(year: 2025, month: 3, day: 14)!
     /// The wall clock at scheduler time zero.
@@ -24,17 +25,21 @@ struct TestBoard {
     ) {
         let scheduler = TestScheduler()
         let writer = RecordingWriter(failures: failingWrites)
-        var environment = Environment(
-            scheduler: scheduler,
-            now: { TestBoard.start.addingTimeInterval(scheduler.now) },
-            remote: remote,
-            writeTasks: saving ? writer.write : nil
-        )
-        environment.sync = sync
-        scheduler.track([environment.effectQueue, environment.sleeper.queue])
+        let remoteSleeper = Sleeper(scheduler: scheduler)
         self.scheduler = scheduler
         self.writer = writer
-        self.board = Board(today: TestBoard.day, saved: saved, environment: environment)
+        self.board = withDependencies {
+            $0.scheduler = scheduler
+            $0.remote = RemoteService(configuration: remote, sleeper: remoteSleeper)
+        } operation: {
+            var environment = Environment(
+                now: { TestBoard.start.addingTimeInterval(scheduler.now) },
+                writeTasks: saving ? writer.write : nil
+            )
+            environment.sync = sync
+            scheduler.track([environment.effectQueue, environment.sleeper.queue, remoteSleeper.queue])
+            return Board(today: TestBoard.day, saved: saved, environment: environment)
+        }
     }
 
     /// Writes pending changes now and waits until they are saved, so no save timer is left.

@@ -1,0 +1,126 @@
+import Canopy
+import Dispatch
+import Testing
+
+/// Code that Canopy runs later, on its own queues, sees the scope in force where it was handed over.
+@Suite struct DependencyScopeTests {
+    enum Action: Sendable {
+        case stamp
+        case start
+        case result(String)
+    }
+
+    struct Model: Sendable, Equatable {
+        var stamp = ""
+        var isRunning = false
+        var results: [String] = []
+    }
+
+    static func reduce(_ model: inout Model, _ action: Action) {
+        switch action {
+        case .stamp: model.stamp = Dependency[\.greeting]
+        case .start: model.isRunning = true
+        case .result(let text): model.results.append(text)
+        }
+    }
+
+    @Test func aStoreMadeInAScopeReducesWithItsValuesAfterTheScopeEnds() async {
+        let store = withDependencies {
+            $0.greeting = "scoped"
+        } operation: {
+            StateStore<Model, Action>(Model(), reducer: Self.reduce)
+        }
+        #expect(await store.send(.stamp).stamp == "scoped")
+    }
+
+    @Test func aStoreMadeOutsideAScopeKeepsTheAppsValuesWhenSentToFromOne() async {
+        let store = StateStore<Model, Action>(Model(), reducer: Self.reduce)
+        let stamp = await withDependencies {
+            $0.greeting = "scoped"
+        } operation: {
+            await store.send(.stamp).stamp
+        }
+        #expect(stamp == "default")
+    }
+
+    @Test func aChildMadeInAScopeReducesWithItsValues() async {
+        let root = StateStore<Model, Action>(Model(), reducer: Self.reduce)
+        let child = withDependencies {
+            $0.greeting = "child scope"
+        } operation: {
+            root.with("") { text, action in
+                if case .stamp = action { text = Dependency[\.greeting] }
+            }
+        }
+        let state = await child.send(.stamp)
+        #expect(state.1 == "child scope")
+        #expect(state.0.stamp == "default")  // the root was made outside the scope
+    }
+
+    @Test func effectsAddedInAScopeRunTheirFactoriesAndOperationsWithItsValues() async {
+        let effectQueue = DispatchQueue(label: "effects")
+        let store = StateStore<Model, Action>(Model(), reducer: Self.reduce)
+        withDependencies {
+            $0.greeting = "scoped"
+        } operation: {
+            store.effect(toggle: \.isRunning, on: effectQueue) { _, dispatch in
+                let fromFactory = Dependency[\.greeting]
+                return Effect {
+                    dispatch(.result("factory: \(fromFactory)"))
+                    dispatch(.result("sync: \(Dependency[\.greeting])"))
+                }
+            }
+            store.effect(toggle: \.isRunning, on: effectQueue) { _, dispatch in
+                Effect {
+                    await Task.yield()
+                    dispatch(.result("async: \(Dependency[\.greeting])"))
+                }
+            }
+        }
+        store.dispatch(.start)  // outside the scope
+        let model = await firstState(of: store) { $0.results.count == 3 }
+        #expect(
+            model?.results.sorted() == ["async: scoped", "factory: scoped", "sync: scoped"]
+        )
+    }
+
+    @Test func anEffectKeepsTheValuesOfTheScopeItWasCreatedIn() async {
+        let effectQueue = DispatchQueue(label: "effects")
+        let store = StateStore<Model, Action>(Model(), reducer: Self.reduce)
+        let effect = withDependencies {
+            $0.greeting = "created in scope"
+        } operation: {
+            Effect { store.dispatch(.result(Dependency[\.greeting])) }
+        }
+        store.effect(toggle: \.isRunning, on: effectQueue) { _, _ in effect }
+        store.dispatch(.start)
+        let model = await firstState(of: store) { !$0.results.isEmpty }
+        #expect(model?.results == ["created in scope"])
+    }
+
+    @Test func effectsAddedOutsideAScopeSeeTheAppsValues() async {
+        let effectQueue = DispatchQueue(label: "effects")
+        let store = StateStore<Model, Action>(Model(), reducer: Self.reduce)
+        store.effect(toggle: \.isRunning, on: effectQueue) { _, dispatch in
+            Effect { dispatch(.result(Dependency[\.greeting])) }
+        }
+        await withDependencies {
+            $0.greeting = "scoped"
+        } operation: {
+            await store.send(.start)
+        }
+        let model = await firstState(of: store) { !$0.results.isEmpty }
+        #expect(model?.results == ["default"])
+    }
+}
+
+/// Waits for the first state of `store` (the current one included) that satisfies `condition`.
+private func firstState<State: Sendable, Action: Sendable>(
+    of store: StateStore<State, Action>,
+    where condition: (State) -> Bool
+) async -> State? {
+    for await state in store.states() where condition(state) {
+        return state
+    }
+    return nil
+}
