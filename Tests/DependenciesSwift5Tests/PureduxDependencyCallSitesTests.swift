@@ -69,7 +69,7 @@ final class ContentViewModel {
     }
 }
 
-@Suite struct PureduxDependencyCallSitesTests {
+@Suite(.timeLimit(.minutes(1))) struct PureduxDependencyCallSitesTests {
     static let epoch = Date(timeIntervalSince1970: 0)
 
     @Test func aReducerReadsTheInjectedClockAndAChildOfTheSharedRootSeesIt() async {

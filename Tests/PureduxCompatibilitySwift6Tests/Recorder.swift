@@ -1,5 +1,6 @@
 import Dispatch
 import Foundation
+import Testing
 
 /// Collects values from any thread; a test awaits a number of them.
 ///
@@ -9,7 +10,7 @@ final class Recorder<Value: Sendable>: @unchecked Sendable {
     // Safety: `values` and `waiters` are read and written only while `lock` is held.
     private let lock = NSLock()
     private var values: [Value] = []
-    private var waiters: [(count: Int, continuation: CheckedContinuation<[Value], Never>)] = []
+    private var waiters: [(count: Int, resume: @Sendable ([Value]?) -> Void)] = []
 
     /// Everything recorded so far.
     var all: [Value] {
@@ -17,29 +18,56 @@ final class Recorder<Value: Sendable>: @unchecked Sendable {
     }
 
     func record(_ value: Value) {
-        let ready: [(CheckedContinuation<[Value], Never>, [Value])] = lock.withLock {
+        let ready: [(@Sendable ([Value]?) -> Void, [Value])] = lock.withLock {
             values.append(value)
             let due = waiters.filter { $0.count <= values.count }
             waiters.removeAll { $0.count <= values.count }
-            return due.map { ($0.continuation, values) }
+            return due.map { ($0.resume, values) }
         }
-        for (continuation, values) in ready {
-            continuation.resume(returning: values)
+        for (resume, values) in ready {
+            resume(values)
         }
     }
 
-    /// Suspends until at least `count` values were recorded; returns all of them.
-    func waitFor(count: Int) async -> [Value] {
-        await withCheckedContinuation { continuation in
+    /// Suspends until at least `count` values were recorded; returns all of them. After 20 seconds
+    /// (a safety net, not a synchronisation) it records an issue at the caller and returns what came.
+    func waitFor(count: Int, sourceLocation: SourceLocation = #_sourceLocation) async -> [Value] {
+        let received = await withCheckedContinuation { (continuation: CheckedContinuation<[Value]?, Never>) in
+            let pending = ResumeOnce(continuation)
+            DispatchQueue.global().asyncAfter(deadline: .now() + .seconds(20)) { pending.resume(nil) }
             let ready: [Value]? = lock.withLock {
                 if values.count >= count { return values }
-                waiters.append((count, continuation))
+                waiters.append((count, pending.resume))
                 return nil
             }
             if let ready {
-                continuation.resume(returning: ready)
+                pending.resume(ready)
             }
         }
+        guard let received else {
+            Issue.record("Timed out after 20 s waiting for \(count) recorded values", sourceLocation: sourceLocation)
+            return all
+        }
+        return received
+    }
+}
+
+/// Resumes a continuation once, from whichever of a signal and a timer comes first.
+private final class ResumeOnce<Value: Sendable>: @unchecked Sendable {
+    // Safety: `continuation` is read and cleared only while `lock` is held.
+    private let lock = NSLock()
+    private var continuation: CheckedContinuation<Value?, Never>?
+
+    init(_ continuation: CheckedContinuation<Value?, Never>) {
+        self.continuation = continuation
+    }
+
+    @Sendable func resume(_ value: Value?) {
+        let pending = lock.withLock {
+            defer { continuation = nil }
+            return continuation
+        }
+        pending?.resume(returning: value)
     }
 }
 

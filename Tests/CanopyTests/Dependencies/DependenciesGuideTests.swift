@@ -63,7 +63,7 @@ private func makeBoard(effectsOn queue: DispatchQueue = .main) -> StateStore<Boa
     }
 }
 
-@Suite struct DependenciesGuideTests {
+@Suite(.timeLimit(.minutes(1))) struct DependenciesGuideTests {
     @Test func theBoardUsesTheClockAndTheClientOfItsScope() async {
         let noon = Date(timeIntervalSince1970: 43_200)
         let board = withDependencies {

@@ -2,7 +2,7 @@ import Canopy
 import Dispatch
 import Testing
 
-@Suite struct DependenciesTests {
+@Suite(.timeLimit(.minutes(1))) struct DependenciesTests {
     struct Reader {
         @Dependency(\.greeting) var greeting
         @Dependency(\.untouched) var untouched

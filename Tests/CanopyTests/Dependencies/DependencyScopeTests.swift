@@ -3,7 +3,7 @@ import Dispatch
 import Testing
 
 /// Code that Canopy runs later, on its own queues, sees the scope in force where it was handed over.
-@Suite struct DependencyScopeTests {
+@Suite(.timeLimit(.minutes(1))) struct DependencyScopeTests {
     enum Action: Sendable {
         case stamp
         case start

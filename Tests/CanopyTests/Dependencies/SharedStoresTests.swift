@@ -1,7 +1,7 @@
 import Canopy
 import Testing
 
-@Suite struct SharedStoresTests {
+@Suite(.timeLimit(.minutes(1))) struct SharedStoresTests {
     struct Screen: Sendable {
         @StoreOf(\.counter) var counter
     }

@@ -5,7 +5,7 @@ import Testing
 
 @testable import TaskBoard
 
-@Suite struct LauncherTests {
+@Suite(.timeLimit(.minutes(1))) struct LauncherTests {
     @Test func opensTheDataFolderAndTheClockThatTheDependenciesGive() async throws {
         let folder = FileManager.default.temporaryDirectory
             .appendingPathComponent("taskboard-launcher-\(UUID().uuidString)", isDirectory: true)
