@@ -44,7 +44,6 @@ final class TreeRunner {
     private var tokens: [Int: WeakRef<Tracked>] = [:]
     private var recorders: [StateRecorder<[Int]>] = []
     private var cancellables: [Subscription?] = []
-    private var log: [String] = []
 
     /// Filled by the root's reducer: actions of one producer reduced out of the order they were sent.
     private let orderViolations = StateRecorder<String>()
