@@ -107,6 +107,11 @@ public struct MiddlewareContext<State, Action> {
         chain.environment(for: self).tasks.cancel(id: id)
     }
 
+    /// The environment of the node the action was sent to.
+    var environment: MiddlewareEnvironment<Action> {
+        chain.environment(for: self)
+    }
+
     /// The name of the middleware this context was given to.
     var middlewareName: String {
         chain.name(at: level)
