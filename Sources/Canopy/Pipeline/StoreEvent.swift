@@ -58,7 +58,7 @@ public enum StoreEvent: Sendable, CustomStringConvertible {
         case .blocked(let store, let action, let middleware):
             "\(store) blocked \(action) in middleware \"\(middleware)\""
         case .reduced(let store, let action, let duration):
-            "\(store) reduced \(action) in \(duration)"
+            "\(store) reduced \(action) in \(Self.text(for: duration))"
         case .observersNotified(let store, let count):
             "\(store) notified \(count) observer\(count == 1 ? "" : "s")"
         case .effectStarted(let store, let id):
@@ -72,5 +72,18 @@ public enum StoreEvent: Sendable, CustomStringConvertible {
         case .cycle(let store, let report):
             "\(store) \(report)"
         }
+    }
+
+    /// A duration in the largest unit that keeps it at one or more, with one decimal: `850 ns`, `3.0 µs`.
+    private static func text(for duration: Duration) -> String {
+        let (seconds, attoseconds) = duration.components
+        let nanoseconds = seconds * 1_000_000_000 + attoseconds / 1_000_000_000
+        guard nanoseconds >= 1_000 else { return "\(nanoseconds) ns" }
+        for (unit, scale) in [("µs", Int64(1_000)), ("ms", 1_000_000)] where nanoseconds < scale * 1_000 {
+            let tenths = (nanoseconds * 10 + scale / 2) / scale
+            return "\(tenths / 10).\(tenths % 10) \(unit)"
+        }
+        let tenths = (nanoseconds * 10 + 500_000_000) / 1_000_000_000
+        return "\(tenths / 10).\(tenths % 10) s"
     }
 }
