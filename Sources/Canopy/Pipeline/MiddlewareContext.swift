@@ -22,23 +22,23 @@ public import Foundation
 /// }
 /// ```
 public struct MiddlewareContext<State, Action> {
-    let chain: MiddlewareChain<State, Action>
-    let level: Int
+    let link: MiddlewareLink<State, Action>
     let token: UInt64
 
     /// The state of the store the middleware is attached to, before any reducer ran for this action.
     public var state: State {
-        chain.state(for: self)
+        link.checkCurrent(token)
+        return link.scratch.currentState()
     }
 
     /// The node the action was sent to.
     public var target: StoreID {
-        chain.target(for: self)
+        environment.target
     }
 
     /// The time on the tree's clock, in seconds (see ``DelayScheduler/now``).
     public var now: TimeInterval {
-        chain.environment(for: self).scheduler.now
+        environment.scheduler.now
     }
 
     /// Passes `action` on: to the next middleware, or to the reducers after the last one.
@@ -49,7 +49,7 @@ public struct MiddlewareContext<State, Action> {
     ///
     /// - Parameter action: The action to pass on.
     public func next(_ action: Action) {
-        chain.next(action, from: self)
+        link.next(action, token: token)
     }
 
     /// Sends a further action to the node this action was sent to, queued after the current one (FIFO).
@@ -59,7 +59,7 @@ public struct MiddlewareContext<State, Action> {
     ///
     /// - Parameter action: The action to send.
     public func dispatch(_ action: Action) {
-        chain.environment(for: self).dispatch(action, 0)
+        environment.dispatch(action, 0)
     }
 
     /// Starts asynchronous work under `id`, in this store tree.
@@ -88,11 +88,11 @@ public struct MiddlewareContext<State, Action> {
         cancelInFlight: Bool = false,
         operation: @escaping @Sendable (TaskContext<Action>) async throws -> Void
     ) {
-        let environment = chain.environment(for: self)
+        let environment = self.environment
         environment.tasks.run(
             id: id,
             cancelInFlight: cancelInFlight,
-            store: target,
+            store: environment.target,
             deliver: environment.dispatchIfCurrent,
             operation: operation
         )
@@ -104,22 +104,23 @@ public struct MiddlewareContext<State, Action> {
     ///
     /// - Parameter id: The id the work was started under.
     public func cancel<ID: Hashable & Sendable>(id: ID) {
-        chain.environment(for: self).tasks.cancel(id: id)
+        environment.tasks.cancel(id: id)
     }
 
     /// The environment of the node the action was sent to.
     var environment: MiddlewareEnvironment<Action> {
-        chain.environment(for: self)
+        link.checkCurrent(token)
+        return link.scratch.environment!
     }
 
     /// The name of the middleware this context was given to.
     var middlewareName: String {
-        chain.name(at: level)
+        link.name
     }
 
     /// A way to send an action later, from any thread, that enters the chain after this middleware.
     func resumption() -> ChainResumption<Action> {
-        ChainResumption(environment: chain.environment(for: self), startIndex: level + 1)
+        ChainResumption(environment: environment, startIndex: link.level + 1)
     }
 }
 

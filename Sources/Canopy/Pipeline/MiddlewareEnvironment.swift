@@ -1,11 +1,14 @@
 import Dispatch
 
-/// What the engine lends a ``MiddlewareChain`` for the actions sent to one node: the way to queue
-/// follow-up actions, the tree's clock and queue, its task registry and its diagnostics.
+/// What the engine lends a ``MiddlewareChain`` for the actions sent to one node: the node's id, the way
+/// to queue follow-up actions to it, the tree's clock and queue, its task registry and its diagnostics.
 ///
 /// The engine makes one per node and passes it with every action, so running the chain allocates
 /// nothing for it.
 final class MiddlewareEnvironment<Action>: Sendable {
+    /// The node the actions are sent to (the middleware's ``MiddlewareContext/target``).
+    let target: StoreID
+
     /// The tree's serial queue, where the chain and timers of rate limits run.
     let queue: DispatchQueue
 
@@ -28,6 +31,7 @@ final class MiddlewareEnvironment<Action>: Sendable {
     let dispatchIfCurrent: @Sendable (_ action: Action, _ run: EffectRun) -> Void
 
     init(
+        target: StoreID,
         queue: DispatchQueue,
         scheduler: any DelayScheduler,
         tasks: TaskRegistry,
@@ -35,6 +39,7 @@ final class MiddlewareEnvironment<Action>: Sendable {
         dispatch: @escaping @Sendable (_ action: Action, _ startIndex: Int) -> Void,
         dispatchIfCurrent: @escaping @Sendable (_ action: Action, _ run: EffectRun) -> Void
     ) {
+        self.target = target
         self.queue = queue
         self.scheduler = scheduler
         self.tasks = tasks

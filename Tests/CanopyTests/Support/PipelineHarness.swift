@@ -16,8 +16,11 @@ final class PipelineHarness<State: Sendable, Action: Sendable>: Sendable {
     let diagnostics = DiagnosticsRecorder()
     let dispatched = StateRecorder<Dispatched>()
     let tasks: TaskRegistry
-    let environment: MiddlewareEnvironment<Action>
     let chain: MiddlewareChain<State, Action>
+    /// The engine keeps one environment per node; the harness makes one per target asked for.
+    let makeEnvironment: @Sendable (StoreID) -> MiddlewareEnvironment<Action>
+    // The node's state, as the engine's storage would hold it while the chain runs.
+    private let currentState = LockedValue<State?>(nil)
     private let delivered = LockedValue<[(action: Action, run: EffectRun)]>([])
 
     init(
@@ -29,16 +32,24 @@ final class PipelineHarness<State: Sendable, Action: Sendable>: Sendable {
         let tasks = TaskRegistry(queue: queue, scheduler: scheduler, diagnostics: diagnostics)
         self.tasks = tasks
         let dispatched = self.dispatched
+        let (queue, scheduler) = (self.queue, self.scheduler)
         let delivered = self.delivered
-        environment = MiddlewareEnvironment(
-            queue: queue,
-            scheduler: scheduler,
-            tasks: tasks,
-            diagnostics: diagnostics,
-            dispatch: { action, startIndex in dispatched.record(Dispatched(action: action, startIndex: startIndex)) },
-            dispatchIfCurrent: { action, run in delivered.withLock { $0.append((action, run)) } }
-        )
-        chain = MiddlewareChain(middlewares: middlewares, resolvers: resolvers)
+        self.makeEnvironment = { target in
+            MiddlewareEnvironment(
+                target: target,
+                queue: queue,
+                scheduler: scheduler,
+                tasks: tasks,
+                diagnostics: diagnostics,
+                dispatch: { action, startIndex in dispatched.record(Dispatched(action: action, startIndex: startIndex))
+                },
+                dispatchIfCurrent: { action, run in delivered.withLock { $0.append((action, run)) } }
+            )
+        }
+        let currentState = self.currentState
+        chain = MiddlewareChain(middlewares: middlewares, resolvers: resolvers) {
+            currentState.withLock { $0! }
+        }
     }
 
     /// Runs the chain for `action` on the queue, as the drain does.
@@ -47,9 +58,31 @@ final class PipelineHarness<State: Sendable, Action: Sendable>: Sendable {
         state: State,
         target: StoreID = .root,
         startingAt startIndex: Int = 0
-    ) -> MiddlewareChain<State, Action>.Outcome {
+    ) -> Outcome {
         queue.sync {
-            chain.run(action, state: state, target: target, environment: environment, startingAt: startIndex)
+            currentState.withLock { $0 = state }
+            var action = action
+            let result = chain.run(
+                &action,
+                environment: makeEnvironment(target),
+                startingAt: startIndex
+            )
+            return Outcome(result: result, action: action)
+        }
+    }
+
+    /// What the chain returned, with the action it left in its `inout` argument.
+    struct Outcome {
+        let result: MiddlewareResult
+        let action: Action
+
+        /// A comparable account: `forward(action)`, `blocked(name)` or `failed(error)`.
+        var summary: String {
+            switch result {
+            case .forwarded: "forward(\(action))"
+            case .blocked(let middleware): "blocked(\(middleware))"
+            case .failed(let error): "failed(\(error))"
+            }
         }
     }
 
@@ -78,16 +111,5 @@ final class DiagnosticsRecorder: StoreDiagnostics {
     /// The events as text, in order.
     var lines: [String] {
         events.values.map(\.description)
-    }
-}
-
-extension MiddlewareChain.Outcome {
-    /// A comparable account of the outcome: `forward(…)`, `blocked(name)` or `failed(error)`.
-    var summary: String {
-        switch self {
-        case .forward(let action): "forward(\(action))"
-        case .blocked(let middleware): "blocked(\(middleware))"
-        case .failed(let error): "failed(\(error))"
-        }
     }
 }
