@@ -68,7 +68,6 @@ final class MiddlewareChain<State, Action>: Sendable {
         scratch.token &+= 1
         scratch.environment = environment
         scratch.forwardedThrough = startIndex
-        scratch.didForward = false
         start.invoke(action, token: scratch.token)
         scratch.environment = nil
         scratch.isRunning = false
