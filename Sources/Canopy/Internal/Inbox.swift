@@ -34,11 +34,23 @@ final class Inbox<Action: Sendable>: TreeInbox {
     /// The entry holds `receiver` strongly until the action has been handled, then lets go of it.
     ///
     /// - Returns: `true` when the caller must schedule a drain.
-    func push(_ action: Action, for receiver: any InboxReceiver, guardedBy run: EffectRun? = nil) -> Bool {
+    func push(
+        _ action: Action,
+        for receiver: any InboxReceiver,
+        guardedBy run: EffectRun? = nil,
+        entry: EntryContext = EntryContext(),
+        completion: (@Sendable (ProcessOutcome) -> Void)? = nil
+    ) -> Bool {
         state.withLock { state in
             state.pending.append(action)
             state.pending.targets.append(
-                InboxBuffer.Target(position: state.pending.count - 1, receiver: receiver, run: run)
+                InboxBuffer.Target(
+                    position: state.pending.count - 1,
+                    receiver: receiver,
+                    run: run,
+                    entry: entry,
+                    completion: completion
+                )
             )
             return state.claimDrain()
         }
@@ -124,9 +136,32 @@ protocol TreeInbox: AnyObject, Sendable {
 protocol InboxReceiver: AnyObject, Sendable {
     /// On the queue: moves the action out of `action` and handles it as if dispatched to this node.
     ///
-    /// - Parameter action: Points at an initialised value of the receiver's `Action`, which is left
-    ///   uninitialised.
-    func receiveAction(at action: UnsafeMutableRawPointer)
+    /// - Parameters:
+    ///   - action: Points at an initialised value of the receiver's `Action`, which is left
+    ///     uninitialised.
+    ///   - entry: Where in the pipeline the action enters, and what caused it.
+    /// - Returns: What became of the action.
+    func receiveAction(at action: UnsafeMutableRawPointer, entry: EntryContext) -> ProcessOutcome
+}
+
+/// What an inbox entry carries besides its action: where the action enters the receiver's middleware,
+/// and the actions that caused it (for cycle detection).
+struct EntryContext: Sendable {
+    /// The first middleware of the receiver's own chain to run; the ones before it already did.
+    var middlewareStart = 0
+    /// The kinds of the actions whose handling sent this one, first cause first; `nil` when cycle
+    /// detection is off or the action came from outside the tree's handling of another.
+    var causes: [String]?
+}
+
+/// What became of one action.
+enum ProcessOutcome: Sendable {
+    /// The reducers ran and the new state was published.
+    case reduced
+    /// A middleware did not pass the action on, or it came from an effect run that is no longer current.
+    case blocked
+    /// A middleware threw.
+    case failed(any Error)
 }
 
 /// What the inbox's lock guards.
@@ -186,6 +221,9 @@ struct InboxBuffer: @unchecked Sendable {
         var receiver: (any InboxReceiver)?
         /// The effect run that sent the action: it is dropped unless the run is still current.
         var run: EffectRun?
+        let entry: EntryContext
+        /// Called on the queue with what became of the action; taken when it is called.
+        var completion: (@Sendable (ProcessOutcome) -> Void)?
     }
 
     /// The capacity a buffer keeps across idle periods.
@@ -223,12 +261,19 @@ struct InboxBuffer: @unchecked Sendable {
         let target = targets[index]
         targets[index].receiver = nil
         targets[index].run = nil
+        targets[index].completion = nil
         let position = target.position
+        let outcome: ProcessOutcome
         if let receiver = target.receiver, target.run?.isCurrent ?? true {
-            receiver.receiveAction(at: UnsafeMutableRawPointer(slot(position, Action.self)))
+            outcome = receiver.receiveAction(
+                at: UnsafeMutableRawPointer(slot(position, Action.self)),
+                entry: target.entry
+            )
         } else {
             slot(position, Action.self).deinitialize(count: 1)
+            outcome = .blocked
         }
+        target.completion?(outcome)
     }
 
     /// Deinitialises the actions left and frees the memory.

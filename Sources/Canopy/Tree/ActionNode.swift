@@ -25,8 +25,17 @@ class ActionNode<Action: Sendable>: TreeNode, InboxReceiver, @unchecked Sendable
         preconditionFailure("Internal inconsistency: \(type(of: self)) does not run async actions")
     }
 
-    final func receiveAction(at action: UnsafeMutableRawPointer) {
+    /// This node's middleware, once some is attached (``StateNode/use(_:resolvers:)``).
+    @exclusivity(unchecked) final var middleware: NodeMiddleware<Action>?
+
+    /// The parent when it takes the same actions unchanged (a child's parent; a `map(state:)` view's),
+    /// for the middleware stage; `nil` at the root or above a `map(actions:)` translation.
+    func untranslatedParent() -> ActionNode<Action>? {
+        nil
+    }
+
+    final func receiveAction(at action: UnsafeMutableRawPointer, entry: EntryContext) -> ProcessOutcome {
         // Safety: the inbox hands this node only actions pushed for it, of its `Action` type.
-        tree.process(action.assumingMemoryBound(to: Action.self).move(), at: self)
+        tree.process(action.assumingMemoryBound(to: Action.self).move(), at: self, entry: entry)
     }
 }

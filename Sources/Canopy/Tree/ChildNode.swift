@@ -50,6 +50,10 @@ final class ChildNode<ParentState: Sendable, Local: Sendable, State: Sendable, A
         return parent
     }
 
+    override func untranslatedParent() -> ActionNode<Action>? {
+        parent
+    }
+
     override func refresh(parentChanged: Bool, onPath: Bool) -> Bool {
         guard parentChanged || (onPath && lastChanged) else { return false }
         recompute()

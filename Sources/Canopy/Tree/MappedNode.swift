@@ -10,7 +10,7 @@ final class MappedNode<ParentState: Sendable, ParentAction: Sendable, State: Sen
     private let transformAction: @Sendable (Action) -> ParentAction
     /// The parent, when this view passes actions on unchanged (`map(state:)`): the walk up then goes
     /// on in the same loop.
-    private let untranslatedParent: ActionNode<Action>?
+    private let sameActionParent: ActionNode<Action>?
 
     init(
         parent: StateNode<ParentState, ParentAction>,
@@ -24,16 +24,20 @@ final class MappedNode<ParentState: Sendable, ParentAction: Sendable, State: Sen
         // Decided once, here: a view that keeps the action type shares the root's inbox and continues
         // the walk up in the same loop; one that translates actions sends its children's actions as
         // work items and continues the walk with the translated action.
-        self.untranslatedParent = translatesActions ? nil : parent as? ActionNode<Action>
+        self.sameActionParent = translatesActions ? nil : parent as? ActionNode<Action>
         super.init(tree: parent.tree, parent: parent, inbox: parent.inbox as? Inbox<Action>)
     }
 
     override func reduceOwn(_ action: Action) -> ActionNode<Action>? {
-        if let untranslatedParent {
-            return untranslatedParent
+        if let sameActionParent {
+            return sameActionParent
         }
         tree.reduceUp(transformAction(action), from: parent)
         return nil
+    }
+
+    override func untranslatedParent() -> ActionNode<Action>? {
+        sameActionParent
     }
 
     override func refresh(parentChanged: Bool, onPath: Bool) -> Bool {

@@ -16,13 +16,22 @@ final class RootNode<State: Sendable, Action: Sendable>: StateNode<State, Action
         initialState: State,
         qos: DispatchQoS,
         scheduler: any DelayScheduler,
+        diagnostics: (any StoreDiagnostics)? = nil,
+        cycleDetection: CycleDetection = .off,
         reducer: @escaping Reducer<State, Action>
     ) {
         let inbox = Inbox<Action>()
         self.rootInbox = inbox
         self.reducer = reducer
         self.isEqual = Equality.comparator(for: State.self)
-        super.init(tree: StoreTree(qos: qos, scheduler: scheduler, inbox: inbox), parent: nil, inbox: inbox)
+        let tree = StoreTree(
+            qos: qos,
+            scheduler: scheduler,
+            inbox: inbox,
+            diagnostics: diagnostics,
+            cycleDetection: cycleDetection
+        )
+        super.init(tree: tree, parent: nil, inbox: inbox)
         initializeCache(initialState)
     }
 

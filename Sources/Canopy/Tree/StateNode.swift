@@ -196,16 +196,107 @@ class StateNode<State: Sendable, Action: Sendable>: ActionNode<Action>, StoreNod
     }
 
     final func dispatch(_ action: Action, from run: EffectRun) {
+        push(action, through: self, guardedBy: run)
+    }
+
+    final func dispatch(
+        _ action: Action,
+        entry: EntryContext,
+        completion: (@Sendable (DispatchOutcome<State>) -> Void)?
+    ) {
+        push(action, through: self, entry: entry, completion: completion)
+    }
+
+    /// Queues `action` for this node, with `receiver` (this node, which the entry then keeps alive, or a
+    /// weak handle to it, which does not) as the entry's receiver.
+    final func push(
+        _ action: Action,
+        through receiver: any InboxReceiver,
+        guardedBy run: EffectRun? = nil,
+        entry: EntryContext = EntryContext(),
+        completion: (@Sendable (DispatchOutcome<State>) -> Void)? = nil
+    ) {
+        let finish = completion.map { completion in self.outcomeHandler(completion) }
         if let inbox {
-            if inbox.push(action, for: self, guardedBy: run) {
+            if inbox.push(action, for: receiver, guardedBy: run, entry: entry, completion: finish) {
                 scheduleDrain()
             }
-        } else {
-            enqueueWork {
-                guard run.isCurrent else { return }
-                self.receive(action)
+            return
+        }
+        // Under a `map(actions:)`: a work item, which holds the node only if `receiver` does.
+        let strong: StateNode? = receiver === self ? self : nil
+        weak let weak = self
+        enqueueWork {
+            guard run?.isCurrent ?? true, let node = strong ?? weak else {
+                finish?(.blocked)
+                return
+            }
+            let outcome = node.tree.process(action, at: node, entry: entry)
+            finish?(outcome)
+        }
+    }
+
+    /// Turns a completion for a `DispatchOutcome` into one the engine calls, on the queue, with what
+    /// became of the action; the state is read then.
+    private final func outcomeHandler(
+        _ completion: @escaping @Sendable (DispatchOutcome<State>) -> Void
+    ) -> @Sendable (ProcessOutcome) -> Void {
+        { [weak self] outcome in
+            switch outcome {
+            case .reduced:
+                if let self {
+                    completion(.reduced(self.state))
+                } else {
+                    completion(.failed(StoreReleasedError()))
+                }
+            case .blocked:
+                completion(.blocked)
+            case .failed(let error):
+                completion(.failed(error))
             }
         }
+    }
+
+    // MARK: Middleware
+
+    /// What `use(_:resolvers:)` attached so far.
+    @exclusivity(unchecked) private final var middlewareSetup: MiddlewareSetup<State, Action>?
+
+    /// On the queue: adds `middlewares` (after those already attached) and `resolvers`, and rebuilds the
+    /// node's chain.
+    final func use(_ middlewares: [Middleware<State, Action>], resolvers: [ErrorResolver<State, Action>]) {
+        tree.assertOnQueue()
+        let setup = MiddlewareSetup(
+            middlewares: (middlewareSetup?.middlewares ?? []) + middlewares,
+            resolvers: (middlewareSetup?.resolvers ?? []) + resolvers
+        )
+        middlewareSetup = setup
+        guard !setup.middlewares.isEmpty else { return }
+        let chain = MiddlewareChain(
+            middlewares: setup.middlewares,
+            resolvers: setup.resolvers,
+            currentState: { [unowned self] in self.state }
+        )
+        let handle = weakHandle()
+        let tree = self.tree
+        let environment = MiddlewareEnvironment(
+            target: storeID,
+            queue: tree.queue,
+            scheduler: tree.scheduler,
+            tasks: tree.tasks,
+            diagnostics: tree.diagnostics,
+            dispatch: { action, start in
+                // Called by a middleware, on the queue: the new action is caused by the current one.
+                handle.dispatch(
+                    action,
+                    entry: EntryContext(middlewareStart: start, causes: tree.currentCauses),
+                    completion: nil
+                )
+            },
+            dispatchIfCurrent: { action, run in handle.dispatch(action, from: run) }
+        )
+        middleware = NodeMiddleware { action, start in chain.run(&action, environment: environment, startingAt: start) }
+        tree.hasMiddleware = true
     }
 
     final func receive(_ action: Action) {

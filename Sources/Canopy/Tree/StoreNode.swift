@@ -23,6 +23,14 @@ protocol StoreNode<State, Action>: AnyObject, Sendable {
     /// Sends `action` to this node, to be reduced only if `run` is still current when its turn comes.
     func dispatch(_ action: Action, from run: EffectRun)
 
+    /// Sends `action` to this node, entering its middleware where `entry` says; `completion` is called on
+    /// the queue with what became of it.
+    func dispatch(
+        _ action: Action,
+        entry: EntryContext,
+        completion: (@Sendable (DispatchOutcome<State>) -> Void)?
+    )
+
     /// Runs `work` on the queue after everything sent before it, from any thread.
     ///
     /// - Returns: `false` when the tree is gone and the work was dropped.

@@ -1,5 +1,11 @@
 import Dispatch
 
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
+import Foundation
+#endif
+
 /// The engine of one store tree: its serial queue, its clock, its inbox, and the one path every action
 /// takes.
 ///
@@ -24,6 +30,17 @@ final class StoreTree: @unchecked Sendable {
     let queue: DispatchQueue
     let scheduler: any DelayScheduler
     let inbox: any TreeInbox
+    /// Work started by id (`MiddlewareContext.run(id:cancelInFlight:operation:)`), cancelled with the
+    /// tree.
+    let tasks: TaskRegistry
+    /// The one observer of the tree's runtime events, if any.
+    let diagnostics: (any StoreDiagnostics)?
+    /// Whether some node of the tree has middleware (then `process` runs the middleware stage).
+    @exclusivity(unchecked) var hasMiddleware = false
+    /// Counts actions by kind and follows causes, when cycle detection is on.
+    @exclusivity(unchecked) private var cycleDetector: CycleDetector?
+    /// While an action is processed with cycle detection on: the kinds of its causes, then its own.
+    @exclusivity(unchecked) private(set) var currentCauses: [String]?
     /// The nodes the current action was reduced by, the receiving node first and the root last, when
     /// the root has listeners (otherwise nothing is published and the path is not recorded).
     @exclusivity(unchecked) private var path = NodePath()
@@ -37,10 +54,24 @@ final class StoreTree: @unchecked Sendable {
     /// How many batches one drain runs before it lets other work on the queue run.
     static var batchesPerTurn: Int { 64 }
 
-    init(qos: DispatchQoS, scheduler: any DelayScheduler, inbox: any TreeInbox) {
-        self.queue = DispatchQueue(label: "canopy.store", qos: qos)
+    init(
+        qos: DispatchQoS,
+        scheduler: any DelayScheduler,
+        inbox: any TreeInbox,
+        diagnostics: (any StoreDiagnostics)? = nil,
+        cycleDetection: CycleDetection = .off
+    ) {
+        let queue = DispatchQueue(label: "canopy.store", qos: qos)
+        self.queue = queue
         self.scheduler = scheduler
         self.inbox = inbox
+        self.tasks = TaskRegistry(queue: queue, scheduler: scheduler, diagnostics: diagnostics)
+        self.diagnostics = diagnostics
+        self.cycleDetector = cycleDetection.isEnabled ? CycleDetector(cycleDetection) : nil
+    }
+
+    deinit {
+        tasks.cancelAll()
     }
 
     // MARK: The drain
@@ -71,18 +102,74 @@ final class StoreTree: @unchecked Sendable {
 
     // MARK: One action
 
-    /// On the queue: reduces `action` from `node` up to the root, publishes the result down the tree,
-    /// then starts `action` if it is an ``AsyncAction``.
+    /// On the queue: takes `action`, sent to `node`, through the middleware stage, reduces it from `node`
+    /// up to the root, publishes the result down the tree, then starts `action` if it is an
+    /// ``AsyncAction``.
+    ///
+    /// Without middleware, diagnostics or cycle detection (the usual production tree), only the last
+    /// part runs.
+    @discardableResult
     @inline(__always)
-    func process<Action>(_ action: Action, at node: ActionNode<Action>) {
+    func process<Action>(
+        _ action: Action,
+        at node: ActionNode<Action>,
+        entry: EntryContext = EntryContext()
+    ) -> ProcessOutcome {
+        if hasMiddleware || diagnostics != nil || cycleDetector != nil {
+            return processSupervised(action, at: node, entry: entry)
+        }
+        reduceAndPublish(action, at: node)
+        return .reduced
+    }
+
+    /// On the queue: `process` with the middleware stage, the diagnostics and the cycle detection.
+    private func processSupervised<Action>(
+        _ action: Action,
+        at node: ActionNode<Action>,
+        entry: EntryContext
+    ) -> ProcessOutcome {
+        var action = action
+        recordCause(of: action, at: node, causes: entry.causes)
+        defer { currentCauses = nil }
+        diagnostics?.record(.received(store: node.storeID, action: String(describing: action)))
+        if hasMiddleware {
+            switch runMiddleware(&action, at: node, startingAt: entry.middlewareStart) {
+            case .forwarded:
+                break
+            case .blocked:
+                return .blocked
+            case .failed(let error):
+                return .failed(error)
+            }
+        }
+        guard let diagnostics else {
+            reduceAndPublish(action, at: node)
+            return .reduced
+        }
+        let clock = ContinuousClock()
+        let started = clock.now
+        let notified = reduceAndPublish(action, at: node)
+        diagnostics.record(
+            .reduced(store: node.storeID, action: String(describing: action), duration: clock.now - started)
+        )
+        diagnostics.record(.observersNotified(store: node.storeID, count: notified))
+        return .reduced
+    }
+
+    /// On the queue: the reducers from `node` up to the root, then the walk down; returns how many
+    /// observers were called.
+    @discardableResult
+    @inline(__always)
+    private func reduceAndPublish<Action>(_ action: Action, at node: ActionNode<Action>) -> Int {
         #if DEBUG
         precondition(!isProcessing, "Internal inconsistency: an action was reduced while another one was")
         isProcessing = true
         defer { isProcessing = false }
         #endif
+        var notified = 0
         if isListenedTo {
             reduceUp(action, from: node)
-            publishDown()
+            notified = publishDown()
             path.removeAll()
         } else if var next = node.reduceOwn(action) {
             // Nobody listens anywhere in the tree: reduce, record nothing, publish nothing.
@@ -92,6 +179,53 @@ final class StoreTree: @unchecked Sendable {
         }
         if node.mayReceiveAsyncActions, let asyncAction = action as? any AsyncAction {
             node.execute(asyncAction)
+        }
+        return notified
+    }
+
+    /// On the queue: runs the middleware of `node` and of its ancestors that take the same actions,
+    /// the root's first. Each chain gets the action the chain before it forwarded.
+    private func runMiddleware<Action>(
+        _ action: inout Action,
+        at node: ActionNode<Action>,
+        startingAt start: Int
+    ) -> MiddlewareResult {
+        // Collected from `node` upwards; most paths have one chain, which needs no array.
+        var innermost: NodeMiddleware<Action>?
+        var outer: [NodeMiddleware<Action>] = []
+        var current: ActionNode<Action>? = node
+        while let candidate = current {
+            if let middleware = candidate.middleware {
+                if innermost == nil && candidate === node {
+                    innermost = middleware
+                } else {
+                    outer.append(middleware)
+                }
+            }
+            current = candidate.untranslatedParent()
+        }
+        for middleware in outer.reversed() {
+            let result = middleware.run(&action, 0)
+            guard case .forwarded = result else { return result }
+        }
+        return innermost?.run(&action, start) ?? .forwarded
+    }
+
+    /// On the queue, with cycle detection on: counts `action` and follows its causes; reports what
+    /// passes a limit. Never drops the action.
+    private func recordCause<Action>(of action: Action, at node: ActionNode<Action>, causes: [String]?) {
+        guard var detector = cycleDetector else { return }
+        let kind = CycleDetector.kind(of: action)
+        let causes = causes ?? []
+        let reports = detector.record(kind: kind, causes: causes, now: scheduler.now)
+        cycleDetector = detector
+        currentCauses = causes + [kind]
+        for report in reports {
+            if let diagnostics {
+                diagnostics.record(.cycle(store: node.storeID, report: report))
+            } else {
+                assertionFailure("\(node.storeID): \(report)")
+            }
         }
     }
 
@@ -115,14 +249,16 @@ final class StoreTree: @unchecked Sendable {
     /// through them, as in Puredux). Off the path, a subtree is visited only when its parent's state may
     /// have changed: a sibling whose inputs provably did not change costs nothing. Iterative, in
     /// depth-first order: a node's observers run before its children's, children in attach order.
-    private func publishDown() {
-        guard let root = path.last else { return }
+    private func publishDown() -> Int {
+        var notified = 0
+        guard let root = path.last else { return notified }
         stack.append(Visit(node: root, parentChanged: false, pathIndex: path.count - 1))
         while let visit = stack.popLast() {
             let node = visit.node
             let onPath = visit.pathIndex >= 0
             let changed = node.refresh(parentChanged: visit.parentChanged, onPath: onPath)
             node.notifyObservers()
+            notified += node.observerCount
             if changed {
                 let firstChild = stack.count
                 let pathChildIndex = visit.pathIndex - 1
@@ -145,6 +281,7 @@ final class StoreTree: @unchecked Sendable {
                 }
             }
         }
+        return notified
     }
 
     /// A node the walk down still has to visit.

@@ -1,4 +1,5 @@
 import Dispatch
+import Synchronization
 
 /// A node of a store tree as the engine sees it: where it sits, who listens to it, and how it brings
 /// its cached state up to date. The typed parts live in the subclasses (``ActionNode``, ``StateNode``
@@ -23,6 +24,11 @@ class TreeNode: @unchecked Sendable {
     private final let rootNode: TreeNode?
     /// The number of ancestors.
     final let depth: Int
+    /// The number of children made before this one from the same parent: this node's place in a
+    /// ``StoreID``.
+    final let indexInParent: Int
+    /// How many children have been made from this node.
+    private final let childrenMade = Atomic<Int>(0)
     /// The node's attached children, in the order they attached.
     @exclusivity(unchecked) final var children = ChildList()
     @exclusivity(unchecked) final var isAttached: Bool
@@ -38,6 +44,7 @@ class TreeNode: @unchecked Sendable {
         self.parentNode = parent
         self.rootNode = parent.map(\.root)
         self.depth = parent.map { $0.depth + 1 } ?? 0
+        self.indexInParent = parent?.childrenMade.wrappingAdd(1, ordering: .relaxed).oldValue ?? 0
         self.isAttached = parent == nil
     }
 
@@ -56,6 +63,18 @@ class TreeNode: @unchecked Sendable {
     /// The root of the tree.
     final var root: TreeNode {
         rootNode ?? self
+    }
+
+    /// The node's place in its tree: the child indices from the root down, stable for a tree built the
+    /// same way.
+    final var storeID: StoreID {
+        var path: [Int] = []
+        var node: TreeNode = self
+        while let parent = node.parentNode {
+            path.append(node.indexInParent)
+            node = parent
+        }
+        return StoreID(path: path.reversed())
     }
 
     // MARK: Entering the queue

@@ -61,6 +61,28 @@ final class ViewNode<ParentState: Sendable, ParentAction: Sendable, State: Senda
         parent.dispatch(transformAction(action), from: run)
     }
 
+    func dispatch(
+        _ action: Action,
+        entry: EntryContext,
+        completion: (@Sendable (DispatchOutcome<State>) -> Void)?
+    ) {
+        var translated: (@Sendable (DispatchOutcome<ParentState>) -> Void)?
+        if let completion {
+            let transformState = self.transformState
+            translated = { (outcome: DispatchOutcome<ParentState>) in
+                switch outcome {
+                case .reduced(let state):
+                    completion(.reduced(transformState(state)))
+                case .blocked:
+                    completion(.blocked)
+                case .failed(let error):
+                    completion(.failed(error))
+                }
+            }
+        }
+        parent.dispatch(transformAction(action), entry: entry, completion: translated)
+    }
+
     @discardableResult
     func enqueue(_ work: @escaping @Sendable () -> Void) -> Bool {
         parent.enqueue(work)

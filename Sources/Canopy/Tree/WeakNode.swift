@@ -29,25 +29,14 @@ final class WeakNode<State: Sendable, Action: Sendable>: StoreNode, InboxReceive
     }
 
     private func push(_ action: Action, guardedBy run: EffectRun?) {
-        guard let target, let inbox = target.inbox else {
-            // Under a `map(actions:)` (or with the node gone): a work item that holds the node weakly.
-            enqueue { [weak self] in
-                guard run?.isCurrent ?? true else { return }
-                self?.receive(action)
-            }
-            return
-        }
-        if inbox.push(action, for: self, guardedBy: run) {
-            target.scheduleDrain()
-        }
+        target?.push(action, through: self, guardedBy: run)
     }
 
-    func receiveAction(at action: UnsafeMutableRawPointer) {
+    func receiveAction(at action: UnsafeMutableRawPointer, entry: EntryContext) -> ProcessOutcome {
         // Safety: the inbox hands this handle only actions pushed for it, of its `Action` type.
         let action = action.assumingMemoryBound(to: Action.self).move()
-        if let target {
-            tree.process(action, at: target)
-        }
+        guard let target else { return .blocked }
+        return tree.process(action, at: target, entry: entry)
     }
 
     @discardableResult
@@ -63,6 +52,18 @@ final class WeakNode<State: Sendable, Action: Sendable>: StoreNode, InboxReceive
         if let target {
             tree.process(action, at: target)
         }
+    }
+
+    func dispatch(
+        _ action: Action,
+        entry: EntryContext,
+        completion: (@Sendable (DispatchOutcome<State>) -> Void)?
+    ) {
+        guard let target else {
+            completion?(.failed(StoreReleasedError()))
+            return
+        }
+        target.push(action, through: self, entry: entry, completion: completion)
     }
 
     var state: State {
