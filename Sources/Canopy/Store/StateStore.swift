@@ -68,6 +68,8 @@ public struct StateStore<State: Sendable, Action: Sendable>: Store {
         scheduler: any DelayScheduler,
         reducer: @escaping Reducer<State, Action>
     ) {
+        // A test harness (`CanopyTesting`) sees every action of the tree through the root reducer.
+        let reducer = (scheduler as? any TestHarness)?.rootReducer(reducer) ?? reducer
         self.node = RootNode(initialState: initialState, qos: qos, scheduler: scheduler, reducer: reducer)
     }
 
