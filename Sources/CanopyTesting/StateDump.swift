@@ -1,142 +1,127 @@
-/// A structural, line-per-field dump of a value, built with `Mirror`, for diffs that people read.
+/// A structural dump of a value, built with `Mirror`, for diffs and messages that people read.
 ///
 /// ```
-/// SearchState(
-///   request: Request(
-///     text: "milk"
-///     serial: 1
-///   )
+/// Search(
+///   query: "milk"
 ///   phase: .debouncing
-///   results: nil
+///   results: [
+///     "milk"
+///   ]
 /// )
 /// ```
 ///
 /// Sets and dictionaries are sorted, so two equal values dump the same whatever their order.
 enum StateDump {
-    /// The lines of the dump of `value`.
+    /// The dump of `value`, one field per line.
     static func lines(of value: Any) -> [String] {
-        var dumper = Dumper()
-        dumper.append(value, label: nil, indent: 0)
-        return dumper.lines
+        var lines: [String] = []
+        var builder = Builder()
+        builder.node(for: value).appendLines(label: nil, indent: 0, to: &lines)
+        return lines
     }
 
     /// The dump of `value` on one line, for short values such as actions.
     static func line(of value: Any) -> String {
-        lines(of: value)
-            .map { $0.trimmingPrefix(while: { $0 == " " }) }
-            .joined(separator: " ")
-            .replacing("( ", with: "(")
-            .replacing(" )", with: ")")
-            .replacing("[ ", with: "[")
-            .replacing(" ]", with: "]")
+        var builder = Builder()
+        return builder.node(for: value).inline
     }
 
-    private struct Dumper {
-        var lines: [String] = []
+    /// A value as a tree: a leaf, or a group of labelled children between brackets.
+    private indirect enum Node {
+        case leaf(String)
+        case group(opening: String, children: [(label: String?, node: Node)], closing: String)
+
+        func appendLines(label: String?, indent: Int, to lines: inout [String]) {
+            let prefix = String(repeating: "  ", count: indent) + (label.map { "\($0): " } ?? "")
+            switch self {
+            case .leaf(let text):
+                lines.append(prefix + text)
+            case .group(let opening, let children, let closing):
+                guard !children.isEmpty else {
+                    lines.append(prefix + opening + closing)
+                    return
+                }
+                lines.append(prefix + opening)
+                for child in children {
+                    child.node.appendLines(label: child.label, indent: indent + 1, to: &lines)
+                }
+                lines.append(String(repeating: "  ", count: indent) + closing)
+            }
+        }
+
+        var inline: String {
+            switch self {
+            case .leaf(let text):
+                text
+            case .group(let opening, let children, let closing):
+                opening
+                    + children.map { child in (child.label.map { "\($0): " } ?? "") + child.node.inline }
+                    .joined(separator: ", ") + closing
+            }
+        }
+    }
+
+    private struct Builder {
         /// The objects being dumped, to cut reference cycles.
         var open: Set<ObjectIdentifier> = []
 
-        mutating func append(_ value: Any, label: String?, indent: Int) {
-            let prefix = String(repeating: "  ", count: indent) + (label.map { "\($0): " } ?? "")
+        mutating func node(for value: Any) -> Node {
             let mirror = Mirror(reflecting: value)
             switch mirror.displayStyle {
             case .optional:
-                if let wrapped = mirror.children.first {
-                    append(wrapped.value, label: label, indent: indent)
-                } else {
-                    lines.append(prefix + "nil")
-                }
+                guard let wrapped = mirror.children.first else { return .leaf("nil") }
+                return node(for: wrapped.value)
             case .enum:
-                guard let payload = mirror.children.first else {
-                    lines.append(prefix + "." + String(describing: value))
-                    return
-                }
+                guard let payload = mirror.children.first else { return .leaf("." + String(describing: value)) }
                 let name = payload.label ?? String(describing: value)
-                appendGroup(prefix + ".\(name)(", ")", indent: indent) { dumper in
-                    let inner = Mirror(reflecting: payload.value)
-                    if inner.displayStyle == .tuple {
-                        for child in inner.children {
-                            dumper.append(child.value, label: child.label.flatMap(Self.tupleLabel), indent: indent + 1)
-                        }
-                    } else {
-                        dumper.append(payload.value, label: nil, indent: indent + 1)
-                    }
-                }
-            case .collection, .set:
-                var elements = mirror.children.map { Dumper.dump($0.value, indent: indent + 1) }
-                if mirror.displayStyle == .set {
-                    elements.sort { $0.joined(separator: "\n") < $1.joined(separator: "\n") }
-                }
-                appendGroup(prefix + "[", "]", indent: indent, isEmpty: elements.isEmpty) { dumper in
-                    for element in elements { dumper.lines += element }
-                }
+                let inner = Mirror(reflecting: payload.value)
+                let children =
+                    inner.displayStyle == .tuple
+                    ? inner.children.map { (Self.payloadLabel($0.label), node(for: $0.value)) }
+                    : [(nil, node(for: payload.value))]
+                return .group(opening: ".\(name)(", children: children, closing: ")")
+            case .collection:
+                return .group(opening: "[", children: mirror.children.map { (nil, node(for: $0.value)) }, closing: "]")
+            case .set:
+                let elements = mirror.children.map { node(for: $0.value) }.sorted { $0.inline < $1.inline }
+                return .group(opening: "[", children: elements.map { (nil, $0) }, closing: "]")
             case .dictionary:
-                let pairs = mirror.children.map { pair -> (key: String, value: Any) in
+                let pairs = mirror.children.map { pair -> (label: String?, node: Node) in
                     let parts = Array(Mirror(reflecting: pair.value).children)
-                    return (StateDump.line(of: parts[0].value), parts[1].value)
+                    return (node(for: parts[0].value).inline, node(for: parts[1].value))
                 }
-                appendGroup(prefix + "[", "]", indent: indent, isEmpty: pairs.isEmpty) { dumper in
-                    for pair in pairs.sorted(by: { $0.key < $1.key }) {
-                        dumper.append(pair.value, label: pair.key, indent: indent + 1)
-                    }
-                }
+                return .group(opening: "[", children: pairs.sorted { $0.label ?? "" < $1.label ?? "" }, closing: "]")
             case .tuple:
-                appendGroup(prefix + "(", ")", indent: indent) { dumper in
-                    for child in mirror.children {
-                        dumper.append(child.value, label: child.label, indent: indent + 1)
-                    }
-                }
+                // `.0`, `.1`… stay: they say how to reach the element (`$0.1`).
+                let children = mirror.children.map { ($0.label, node(for: $0.value)) }
+                return .group(opening: "(", children: children, closing: ")")
             case .struct, .class:
-                if mirror.children.isEmpty {
-                    lines.append(prefix + Self.leaf(value))
-                    return
-                }
-                let object = mirror.displayStyle == .class ? ObjectIdentifier(value as AnyObject) : nil
-                if let object, open.contains(object) {
-                    lines.append(prefix + "\(type(of: value))(↩︎ cycle)")
-                    return
-                }
-                if let object { open.insert(object) }
-                appendGroup(prefix + "\(type(of: value))(", ")", indent: indent) { dumper in
-                    var current: Mirror? = mirror
-                    while let level = current {
-                        for child in level.children {
-                            dumper.append(child.value, label: child.label, indent: indent + 1)
-                        }
-                        current = level.superclassMirror
-                    }
-                }
-                if let object { open.remove(object) }
+                return record(value, mirror)
             default:
-                lines.append(prefix + Self.leaf(value))
+                return .leaf(Self.leaf(value))
             }
         }
 
-        private mutating func appendGroup(
-            _ opening: String,
-            _ closing: String,
-            indent: Int,
-            isEmpty: Bool = false,
-            body: (inout Dumper) -> Void
-        ) {
-            if isEmpty {
-                lines.append(opening + closing)
-                return
+        private mutating func record(_ value: Any, _ mirror: Mirror) -> Node {
+            guard !mirror.children.isEmpty else { return .leaf(Self.leaf(value)) }
+            let object = mirror.displayStyle == .class ? ObjectIdentifier(value as AnyObject) : nil
+            if let object {
+                guard open.insert(object).inserted else { return .leaf("\(type(of: value))(↩︎ cycle)") }
             }
-            lines.append(opening)
-            body(&self)
-            lines.append(String(repeating: "  ", count: indent) + closing)
+            var children: [(label: String?, node: Node)] = []
+            var level: Mirror? = mirror
+            while let current = level {
+                children += current.children.map { ($0.label, node(for: $0.value)) }
+                level = current.superclassMirror
+            }
+            if let object { open.remove(object) }
+            return .group(opening: "\(type(of: value))(", children: children, closing: ")")
         }
 
-        private static func dump(_ value: Any, indent: Int) -> [String] {
-            var dumper = Dumper()
-            dumper.append(value, label: nil, indent: indent)
-            return dumper.lines
-        }
-
-        /// Tuple labels of an enum payload: `.0` for unlabelled values, which reads better left out.
-        private static func tupleLabel(_ label: String) -> String? {
-            label.hasPrefix(".") ? nil : label
+        /// Labels of an enum's associated values: `.0`, `.1`… for unlabelled ones, which read better left out.
+        private static func payloadLabel(_ label: String?) -> String? {
+            guard let label, !label.hasPrefix(".") else { return nil }
+            return label
         }
 
         private static func leaf(_ value: Any) -> String {
