@@ -28,7 +28,6 @@ final class EffectActivity: Sendable {
 
     private struct Waiter {
         let id: UInt64
-        let generation: UInt64
         let continuation: CheckedContinuation<Bool, Never>
     }
 
@@ -153,7 +152,7 @@ final class EffectActivity: Sendable {
             let id = storage.withLock { storage -> UInt64? in
                 guard storage.generation == generation else { return nil }
                 let id = storage.makeID()
-                storage.waiters.append(Waiter(id: id, generation: generation, continuation: continuation))
+                storage.waiters.append(Waiter(id: id, continuation: continuation))
                 return id
             }
             guard let id else {

@@ -7,8 +7,8 @@ import FoundationEssentials
 import Foundation
 #endif
 
-/// The scheduler of a test store's tree: a ``ManualScheduler`` whose work and effect runs are followed
-/// by an ``EffectActivity``, and the hook (``TestHarness``) through which the store sees every action
+/// The scheduler of a test store's tree: a `ManualScheduler` whose work and effect runs are followed
+/// by an ``EffectActivity``, and the hook (`TestHarness`) through which the store sees every action
 /// of the tree.
 final class TestClock: TestHarness {
     let manual = ManualScheduler()

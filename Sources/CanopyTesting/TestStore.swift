@@ -9,7 +9,7 @@ public import Foundation
 /// A store for tests that asserts every change of state, every action effects send, and time.
 ///
 /// Build it from the same reducer, child stores and effects the app uses, on the scheduler it hands
-/// you: its clock is a ``ManualScheduler`` that moves only when the test says so (``advance(by:)``,
+/// you: its clock is a `ManualScheduler` that moves only when the test says so (``advance(by:)``,
 /// or ``receive(_:timeout:assert:fileID:filePath:line:column:)`` while it waits for an action).
 ///
 /// ```swift
@@ -55,7 +55,7 @@ public final class TestStore<State: Sendable, Action: Sendable>: Sendable {
     /// the root that every action increments, say).
     ///
     /// ```swift
-    /// let store = TestStore(observing: { $0.1 }) { scheduler in
+    /// let store = TestStore(observing: \SearchStoreState.1) { scheduler in
     ///     Board(environment: Environment(scheduler: scheduler)).search
     /// }
     /// ```
@@ -210,7 +210,7 @@ public final class TestStore<State: Sendable, Action: Sendable>: Sendable {
         return state
     }
 
-    /// The clock of the tree: pass it where the app passes its scheduler (the ``ManualScheduler``
+    /// The clock of the tree: pass it where the app passes its scheduler (the `ManualScheduler`
     /// inside moves only with ``advance(by:)`` and `receive`).
     public var scheduler: any DelayScheduler {
         clock

@@ -4,10 +4,6 @@ import Testing
 
 /// Each kind of mismatch fails, with a message that says what differs, at the line of the call.
 @Suite struct TestStoreFailureTests {
-    private func searchStore() -> TestStore<Search, SearchAction> {
-        TestStore(Search(), reducer: { $0.reduce($1) }, effects: Search.attach)
-    }
-
     /// Whether `issue` was recorded at `line` of this file with a message containing each of `parts`.
     private func issue(_ issue: Issue, isAt line: Int, saying parts: String...) -> Bool {
         let message = issue.comments.map(\.rawValue).joined(separator: "\n")
@@ -17,7 +13,7 @@ import Testing
     }
 
     @Test func aWrongExpectationShowsOnlyTheDifferingLines() async {
-        let store = searchStore()
+        let store = TestStore.search()
         store.exhaustivity = .off
         let line = #line + 2
         await withKnownIssue {
@@ -38,7 +34,7 @@ import Testing
     }
 
     @Test func aChangeTheClosureDoesNotStateFails() async {
-        let store = searchStore()
+        let store = TestStore.search()
         let line = #line + 2
         await withKnownIssue {
             await store.send(.setQuery("milk")) { $0.query = "milk" }
@@ -59,11 +55,8 @@ import Testing
     }
 
     @Test func receivingAnotherActionFails() async {
-        let store = searchStore()
-        await store.send(.setQuery("milk")) {
-            $0.query = "milk"
-            $0.phase = .debouncing
-        }
+        let store = TestStore.search()
+        await store.startSearch("milk")
         let line = #line + 2
         await withKnownIssue {
             await store.receive(.finished("milk", []))
@@ -80,11 +73,8 @@ import Testing
     }
 
     @Test func receivingNothingWithinTheTimeoutFails() async {
-        let store = searchStore()
-        await store.send(.setQuery("milk")) {
-            $0.query = "milk"
-            $0.phase = .debouncing
-        }
+        let store = TestStore.search()
+        await store.startSearch("milk")
         let line = #line + 2
         await withKnownIssue {
             await store.receive(.started("milk"), timeout: Search.debounce / 2)
@@ -101,11 +91,8 @@ import Testing
     }
 
     @Test func sendingBeforeAssertingReceivedActionsFails() async {
-        let store = searchStore()
-        await store.send(.setQuery("milk")) {
-            $0.query = "milk"
-            $0.phase = .debouncing
-        }
+        let store = TestStore.search()
+        await store.startSearch("milk")
         await store.advance(by: Search.debounce)
         let line = #line + 2
         await withKnownIssue {
@@ -125,11 +112,8 @@ import Testing
     }
 
     @Test func finishingWithReceivedActionsNotAssertedFails() async {
-        let store = searchStore()
-        await store.send(.setQuery("bike")) {
-            $0.query = "bike"
-            $0.phase = .debouncing
-        }
+        let store = TestStore.search()
+        await store.startSearch("bike")
         await store.advance(by: Search.debounce + Search.latency)
         let line = #line + 2
         await withKnownIssue {
@@ -146,11 +130,8 @@ import Testing
     }
 
     @Test func finishingWhileAnEffectRunsFails() async {
-        let store = searchStore()
-        await store.send(.setQuery("bike")) {
-            $0.query = "bike"
-            $0.phase = .debouncing
-        }
+        let store = TestStore.search()
+        await store.startSearch("bike")
         let line = #line + 2
         await withKnownIssue {
             await store.finish()

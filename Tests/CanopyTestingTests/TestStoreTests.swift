@@ -3,10 +3,6 @@ import CanopyTesting
 import Testing
 
 @Suite struct TestStoreTests {
-    private func searchStore() -> TestStore<Search, SearchAction> {
-        TestStore(Search(), reducer: { $0.reduce($1) }, effects: Search.attach)
-    }
-
     @Test func sendAssertsTheStateAfterTheAction() async {
         let store = TestStore(0, reducer: { (state: inout Int, action: Int) in state += action })
         await store.send(2) { $0 = 2 }
@@ -16,7 +12,7 @@ import Testing
     }
 
     @Test func receiveWaitsOutTheDebounceOnTheTestClock() async {
-        let store = searchStore()
+        let store = TestStore.search()
         await store.send(.setQuery("milk")) {
             $0.query = "milk"
             $0.phase = .debouncing
@@ -32,11 +28,8 @@ import Testing
     }
 
     @Test func aNewQueryCancelsTheRunWaitingForItsDebounce() async {
-        let store = searchStore()
-        await store.send(.setQuery("b")) {
-            $0.query = "b"
-            $0.phase = .debouncing
-        }
+        let store = TestStore.search()
+        await store.startSearch("b")
         await store.advance(by: Search.debounce / 2)
         await store.send(.setQuery("bike")) { $0.query = "bike" }
         // The first query's debounce would end now: it was cancelled, so nothing arrives.
@@ -50,16 +43,10 @@ import Testing
     }
 
     @Test func aNewQueryCancelsTheRunningSearch() async {
-        let store = searchStore()
-        await store.send(.setQuery("milk")) {
-            $0.query = "milk"
-            $0.phase = .debouncing
-        }
+        let store = TestStore.search()
+        await store.startSearch("milk")
         await store.receive(.started("milk")) { $0.phase = .searching }
-        await store.send(.setQuery("book")) {
-            $0.query = "book"
-            $0.phase = .debouncing
-        }
+        await store.startSearch("book")
         // The cancelled search would finish now; its result never arrives.
         await store.advance(by: Search.latency)
         await store.receive(.started("book")) { $0.phase = .searching }
@@ -94,7 +81,7 @@ import Testing
     }
 
     @Test func nonExhaustiveChecksOnlyWhatTheClosureSets() async {
-        let store = searchStore()
+        let store = TestStore.search()
         store.exhaustivity = .off
         await store.send(.setQuery("bi")) { $0.phase = .debouncing }
         await store.receive(.finished("bi", ["bike"])) { $0.results = ["bike"] }  // skips .started
@@ -102,11 +89,8 @@ import Testing
     }
 
     @Test func receiveMatchesWithAPredicateOrAnExtractedPart() async {
-        let store = searchStore()
-        await store.send(.setQuery("oat")) {
-            $0.query = "oat"
-            $0.phase = .debouncing
-        }
+        let store = TestStore.search()
+        await store.startSearch("oat")
         await store.receive(
             where: { if case .started = $0 { true } else { false } },
             assert: { $0.phase = .searching }

@@ -5,11 +5,8 @@ import XCTest
 /// Swift Testing test is current).
 final class XCTestStoreTests: XCTestCase {
     func testAPassingFlowUnderXCTest() async {
-        let store = TestStore(Search(), reducer: { $0.reduce($1) }, effects: Search.attach)
-        await store.send(.setQuery("book")) {
-            $0.query = "book"
-            $0.phase = .debouncing
-        }
+        let store = TestStore.search()
+        await store.startSearch("book")
         await store.receive(.started("book")) { $0.phase = .searching }
         await store.receive(.finished("book", ["book"])) {
             $0.results = ["book"]

@@ -1,4 +1,5 @@
 import Canopy
+import CanopyTesting
 import Dispatch
 
 #if canImport(FoundationEssentials)
@@ -55,6 +56,21 @@ struct Search: Equatable, Sendable {
                     // Cancelled by a newer query.
                 }
             }
+        }
+    }
+}
+
+extension TestStore where State == Search, Action == SearchAction {
+    /// A test store over a root `Search` store with its effect.
+    static func search() -> TestStore<Search, SearchAction> {
+        TestStore(Search(), reducer: { $0.reduce($1) }, effects: Search.attach)
+    }
+
+    /// Sends a query to a search that is idle or done: the query changes and its debounce starts.
+    func startSearch(_ text: String) async {
+        await send(.setQuery(text)) {
+            $0.query = text
+            $0.phase = .debouncing
         }
     }
 }

@@ -12,7 +12,7 @@ import Testing
 
     /// The board as the app builds it, with two tasks; the tests assert the Search state.
     private func makeStore() -> TestStore<SearchSnapshot, AppAction> {
-        TestStore(observing: { SearchSnapshot($0.1) }) { scheduler in
+        TestStore(observing: \SearchStoreState.1.snapshot) { scheduler in
             let saved = TasksSnapshot(
                 nextID: 3,
                 tasks: [TaskItem(id: 1, title: "Buy milk", tags: ["home"]), TaskItem(id: 2, title: "Fix the bike")]
@@ -100,6 +100,12 @@ struct SearchSnapshot: Equatable {
         results = state.results
         superseded = state.superseded
         supersededByResults = state.supersededByResults
+    }
+}
+
+extension SearchState {
+    var snapshot: SearchSnapshot {
+        SearchSnapshot(self)
     }
 }
 
