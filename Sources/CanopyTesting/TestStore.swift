@@ -39,9 +39,8 @@ public final class TestStore<State: Sendable, Action: Sendable>: Sendable {
     let clock: TestClock
     let log: ActionLog<State, Action>
     private let settings: LockedValue<Settings>
-    /// The tested store, which keeps its ancestors, and so the tree, alive.
-    private let store: any Sendable
-    /// Runs work on the tree's queue after everything sent before it.
+    /// Runs work on the tree's queue after everything sent before it. It holds the tested store, which
+    /// keeps its ancestors, and so the tree, alive.
     let enqueue: @Sendable (@escaping @Sendable () -> Void) -> Void
     /// On the tree's queue: reduces an action as if dispatched to the tested store.
     let reduce: @Sendable (Action) -> Void
@@ -94,7 +93,6 @@ public final class TestStore<State: Sendable, Action: Sendable>: Sendable {
         )
         self.clock = clock
         self.log = log
-        self.store = store
         self.enqueue = { work in store.enqueueForTesting(work) }
         self.reduce = { action in store.reduceForTesting(action) }
         self.settings = LockedValue(Settings(exhaustivity: exhaustivity))

@@ -40,7 +40,14 @@ final class EffectRun: Sendable {
     ) {
         if let harness = scheduler as? any TestHarness {
             let probe = harness.effectRunStarted(delayed: delay > 0)
-            storage.withLock { $0.probe = probe }
+            let cancelled = storage.withLock { storage in
+                storage.probe = probe
+                return storage.isCancelled
+            }
+            // Cancelled before the probe was stored: `cancel()` could not report the end.
+            if cancelled {
+                probe.ended()
+            }
         }
         guard delay > 0 else {
             queue.async { self.perform(operation) }

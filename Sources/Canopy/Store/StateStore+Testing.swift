@@ -10,9 +10,4 @@ extension StateStore {
     package func reduceForTesting(_ action: Action) {
         node.receive(action)
     }
-
-    /// On the tree's queue: this store's current state.
-    package var stateForTesting: State {
-        node.state
-    }
 }
