@@ -152,7 +152,7 @@ extension TestStore {
                 var message =
                     "Expected to receive \(expected), but no action arrived within \(timeout) s of test time"
                 if !settled {
-                    message += "; an effect was still busy after \(Self.realTimeLimit) of real time"
+                    message += "; an effect was still busy after \(realTimeLimit) of real time"
                 } else if running > 0 {
                     message += " (\(Self.count(running, "effect")) still running)"
                 }

@@ -7,10 +7,6 @@ public import Foundation
 #endif
 
 extension TestStore {
-    /// The longest real time the store waits for effects that are busy without the clock (their task
-    /// awaits something other than the test clock) before it gives up.
-    static var realTimeLimit: Duration { .seconds(5) }
-
     /// Moves the test clock forward by `interval` seconds, running each piece of work that falls due,
     /// and lets the effects it wakes run until they wait for the clock again.
     ///
@@ -61,13 +57,13 @@ extension TestStore {
     /// waits for the test clock), and every action sent so far has been reduced and logged.
     ///
     /// Bounded by ``realTimeLimit`` of real time, so an effect that waits for something else cannot
-    /// hang the test.
+    /// hang the test; once a wait gave up, the next ones give up at once until something happens.
     ///
     /// - Returns: Whether the tree became quiet in time.
     @discardableResult
     func settle() async -> Bool {
         let activity = clock.activity
-        let limit = ContinuousClock.now + Self.realTimeLimit
+        let limit = ContinuousClock.now + realTimeLimit
         while true {
             let generation = activity.generation
             if activity.busyCount == 0 {
@@ -77,8 +73,14 @@ extension TestStore {
                 if activity.generation == generation { return true }
                 continue
             }
+            // Nothing happened since an earlier wait gave up: waiting again would only cost time.
+            if gaveUp(at: generation) {
+                await flush()
+                return false
+            }
             let left = ContinuousClock.now.duration(to: limit)
             guard left > .zero, await activity.waitForChange(from: generation, timeout: left) else {
+                givingUp(at: generation)
                 await flush()
                 return false
             }

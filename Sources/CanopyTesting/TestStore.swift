@@ -34,6 +34,9 @@ public final class TestStore<State: Sendable, Action: Sendable>: Sendable {
         var exhaustivity: Exhaustivity
         var receiveTimeout: TimeInterval = 10
         var isFinished = false
+        var realTimeLimit = Duration.seconds(5)
+        /// The activity generation at which `settle()` last gave up waiting for busy effects.
+        var gaveUpAt: UInt64?
     }
 
     let clock: TestClock
@@ -323,6 +326,22 @@ public final class TestStore<State: Sendable, Action: Sendable>: Sendable {
                 toSwiftTesting: toSwiftTesting
             )
         }
+    }
+
+    /// The longest real time the store waits for effects that are busy without the clock (their task
+    /// awaits something other than the test clock) before it gives up. 5 seconds; tests of the store
+    /// shorten it.
+    var realTimeLimit: Duration {
+        get { settings.withLock { $0.realTimeLimit } }
+        set { settings.withLock { $0.realTimeLimit = newValue } }
+    }
+
+    func gaveUp(at generation: UInt64) -> Bool {
+        settings.withLock { $0.gaveUpAt == generation }
+    }
+
+    func givingUp(at generation: UInt64) {
+        settings.withLock { $0.gaveUpAt = generation }
     }
 
     func markFinished() {

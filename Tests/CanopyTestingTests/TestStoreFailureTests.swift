@@ -1,6 +1,7 @@
 import Canopy
-import CanopyTesting
 import Testing
+
+@testable import CanopyTesting
 
 /// Each kind of mismatch fails, with a message that says what differs, at the line of the call.
 @Suite struct TestStoreFailureTests {
@@ -161,6 +162,33 @@ import Testing
             await store.send(1) { _ in throw Unexpected() }
         } matching: { issue in
             self.issue(issue, isAt: line, saying: "The assertion closure of send(1) threw")
+        }
+    }
+
+    @Test func anEffectBusyWithoutTheClockFailsAfterABoundedRealWait() async {
+        // The effect awaits a stream that never yields: busy, and not on the test clock. Releasing the
+        // store cancels it, which ends the loop.
+        let (stream, continuation) = AsyncStream<Int>.makeStream()
+        let store = TestStore(
+            0,
+            reducer: { (state: inout Int, action: Int) in state = action },
+            effects: { store, _ in
+                store.effect(onChange: \.self, on: effectQueue) { _, _ in
+                    Effect {
+                        for await _ in stream {}
+                    }
+                }
+            }
+        )
+        defer { continuation.finish() }
+        store.realTimeLimit = .milliseconds(200)
+        store.exhaustivity = .off
+        await store.send(1) { $0 = 1 }
+        let line = #line + 2
+        await withKnownIssue {
+            await store.receive(2)
+        } matching: { issue in
+            self.issue(issue, isAt: line, saying: "an effect was still busy after 0.2 seconds of real time")
         }
     }
 }
