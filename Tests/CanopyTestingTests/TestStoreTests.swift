@@ -27,6 +27,20 @@ import Testing
         await store.finish()
     }
 
+    @Test func advanceWakesAnEffectThatSleepsTwiceWithinTheInterval() async {
+        let store = TestStore.search()
+        await store.startSearch("milk")
+        await store.advance(by: Search.debounce + Search.latency)
+        // Both actions arrived during `advance`: receiving them needs no more time.
+        await store.receive(.started("milk"), timeout: 0) { $0.phase = .searching }
+        await store.receive(.finished("milk", ["milk", "oat milk"]), timeout: 0) {
+            $0.results = ["milk", "oat milk"]
+            $0.phase = .done
+        }
+        #expect(store.now == Search.debounce + Search.latency)
+        await store.finish()
+    }
+
     @Test func aNewQueryCancelsTheRunWaitingForItsDebounce() async {
         let store = TestStore.search()
         await store.startSearch("b")
