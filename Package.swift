@@ -4,10 +4,16 @@ import PackageDescription
 let package = Package(
     name: "Canopy",
     platforms: [.macOS(.v15), .iOS(.v18), .tvOS(.v18), .watchOS(.v11), .visionOS(.v2)],  // Mutex, Atomic
-    products: [.library(name: "Canopy", targets: ["Canopy"])],
+    products: [
+        .library(name: "Canopy", targets: ["Canopy"]),
+        // For test targets only: it links Testing and XCTest (toolchain modules) to report failures.
+        .library(name: "CanopyTesting", targets: ["CanopyTesting"]),
+    ],
     targets: [
         .target(name: "Canopy"),
+        .target(name: "CanopyTesting", dependencies: ["Canopy"]),
         .testTarget(name: "CanopyTests", dependencies: ["Canopy"]),
+        .testTarget(name: "CanopyTestingTests", dependencies: ["Canopy", "CanopyTesting"]),
         // Puredux-style call sites, compiled as a Puredux user's project is: once in Swift 5 language mode,
         // once in Swift 6. The Swift 5 target's files are symbolic links to the Swift 6 target's.
         .testTarget(

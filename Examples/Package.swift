@@ -23,6 +23,7 @@ let package = Package(
             dependencies: [
                 "TaskBoard",
                 .product(name: "Canopy", package: "Canopy"),
+                .product(name: "CanopyTesting", package: "Canopy"),
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),

@@ -15,6 +15,10 @@ final class EffectRun: Sendable {
         var isCancelled = false
         var scheduledWork: ScheduledWork?
         var task: Task<Void, Never>?
+        /// Whether `perform` has begun (it then reports the run's end to the probe itself).
+        var performed = false
+        /// Follows the run for a test harness (`CanopyTesting`), when the tree's scheduler is one.
+        var probe: (any EffectRunProbe)?
     }
 
     private let storage = LockedValue(Storage())
@@ -34,6 +38,17 @@ final class EffectRun: Sendable {
         on queue: DispatchQueue,
         scheduler: any DelayScheduler
     ) {
+        if let harness = scheduler as? any TestHarness {
+            let probe = harness.effectRunStarted(delayed: delay > 0)
+            let cancelled = storage.withLock { storage in
+                storage.probe = probe
+                return storage.isCancelled
+            }
+            // Cancelled before the probe was stored: `cancel()` could not report the end.
+            if cancelled {
+                probe.ended()
+            }
+        }
         guard delay > 0 else {
             queue.async { self.perform(operation) }
             return
@@ -52,30 +67,52 @@ final class EffectRun: Sendable {
     /// Stops the run: pending work is dropped, a running task is cancelled, and ``isCurrent`` becomes
     /// `false`. Calling it again does nothing.
     func cancel() {
-        let (work, task) = storage.withLock { storage in
+        let (work, task, unperformedProbe) = storage.withLock { storage in
             defer {
                 storage.scheduledWork = nil
                 storage.task = nil
             }
             storage.isCancelled = true
-            return (storage.scheduledWork, storage.task)
+            return (storage.scheduledWork, storage.task, storage.performed ? nil : storage.probe)
         }
         work?.cancel()
         task?.cancel()
+        // A run cancelled before its body started is over; otherwise its body reports the end.
+        unperformedProbe?.ended()
     }
 
     /// On the effect queue: runs the operation if the run is still current.
     private func perform(_ operation: Effect.Operation) {
-        guard isCurrent else { return }
+        let (isCurrent, probe) = storage.withLock { storage in
+            storage.performed = true
+            return (!storage.isCancelled, storage.probe)
+        }
+        guard isCurrent else {
+            probe?.ended()
+            return
+        }
+        probe?.performing()
         switch operation {
         case .sync(let body):
             body()
+            probe?.ended()
         case .async(let body):
             // The task is created and stored under the lock, so a `cancel()` that runs after the task's
             // first line finds it; creating a task only enqueues it and never calls back into this run.
-            storage.withLock { storage in
-                guard !storage.isCancelled else { return }
-                storage.task = Task { await body() }
+            let started = storage.withLock { storage in
+                guard !storage.isCancelled else { return false }
+                if let probe {
+                    storage.task = Task {
+                        await EffectRunContext.$probe.withValue(probe) { await body() }
+                        probe.ended()
+                    }
+                } else {
+                    storage.task = Task { await body() }
+                }
+                return true
+            }
+            if !started {
+                probe?.ended()
             }
         case .postpone:
             preconditionFailure("Internal inconsistency: a postponed effect was started")

@@ -6,13 +6,13 @@ import Glibc
 import Musl
 #endif
 
-/// A value guarded by a lock; the one place Canopy locks.
+/// A value guarded by a lock; the one place Canopy locks (`CanopyTesting` uses it too, hence `package`).
 ///
 /// It plays the part of `Synchronization.Mutex`, which on Linux is built on raw futex calls that the
 /// thread sanitizer cannot see, so every access under it is reported as a race. This box uses the
 /// platform lock the sanitizer understands (`os_unfair_lock` on Darwin, `pthread_mutex_t` elsewhere).
 /// As with `Mutex`, copy what you need out under the lock and call out after releasing it.
-final class LockedValue<Value>: @unchecked Sendable {
+package final class LockedValue<Value>: @unchecked Sendable {
     // Safety: `value` is read and written only inside `withLock`, between lock and unlock of `lock`,
     // which serialises every access. The lock lives in memory this object allocates once and never
     // moves. `Value` must be Sendable for the box to be shared (see the conditional init below).
@@ -25,7 +25,7 @@ final class LockedValue<Value>: @unchecked Sendable {
     #endif
     @exclusivity(unchecked) private var value: Value
 
-    init(_ value: Value) where Value: Sendable {
+    package init(_ value: Value) where Value: Sendable {
         self.value = value
         lock = .allocate(capacity: 1)
         #if canImport(Darwin)
@@ -47,7 +47,7 @@ final class LockedValue<Value>: @unchecked Sendable {
 
     /// Runs `body` with exclusive access to the value.
     @inline(__always)
-    func withLock<Result>(_ body: (inout Value) throws -> Result) rethrows -> Result {
+    package func withLock<Result>(_ body: (inout Value) throws -> Result) rethrows -> Result {
         #if canImport(Darwin)
         os_unfair_lock_lock(lock)
         defer { os_unfair_lock_unlock(lock) }
@@ -60,7 +60,7 @@ final class LockedValue<Value>: @unchecked Sendable {
 
     /// Replaces the value with `newValue` and returns the old one, so that what it held is used (or
     /// released) after the lock, never under it.
-    func exchange(_ newValue: Value) -> Value {
+    package func exchange(_ newValue: Value) -> Value {
         withLock { value in
             defer { value = newValue }
             return value

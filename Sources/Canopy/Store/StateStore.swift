@@ -68,11 +68,35 @@ public struct StateStore<State: Sendable, Action: Sendable>: Store {
         scheduler: any DelayScheduler,
         reducer: @escaping Reducer<State, Action>
     ) {
+        self.init(
+            root: initialState,
+            qos: qos,
+            scheduler: scheduler,
+            diagnostics: nil,
+            cycleDetection: .off,
+            reducer: reducer
+        )
+    }
+
+    /// The root of a new tree: every root initializer ends here.
+    init(
+        root initialState: State,
+        qos: DispatchQoS,
+        scheduler: any DelayScheduler,
+        diagnostics: (any StoreDiagnostics)?,
+        cycleDetection: CycleDetection,
+        reducer: @escaping Reducer<State, Action>
+    ) {
+        // The reducer runs in the dependency scope of this call, and a test harness (`CanopyTesting`)
+        // sees every action of the tree through it.
+        let scoped = DependencyScope.capturing(reducer)
         self.node = RootNode(
             initialState: initialState,
             qos: qos,
             scheduler: scheduler,
-            reducer: DependencyScope.capturing(reducer)
+            diagnostics: diagnostics,
+            cycleDetection: cycleDetection,
+            reducer: (scheduler as? any TestHarness)?.rootReducer(scoped) ?? scoped
         )
     }
 

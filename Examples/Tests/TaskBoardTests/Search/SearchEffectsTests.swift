@@ -1,88 +1,117 @@
 import Canopy
+import CanopyTesting
 import Testing
 
 @testable import TaskBoard
 
-/// The debounced search, driven by the manual scheduler: nothing here sleeps.
+/// The debounced search, on the test store's clock: every state change and every action the search
+/// effect sends is asserted, and nothing sleeps.
 @Suite(.timeLimit(.minutes(1))) struct SearchEffectsTests {
-    private func board() async -> TestBoard {
-        let test = TestBoard()
-        await test.board.tasks.send(.tasks(.add(title: "Buy milk", tags: ["home"])))
-        await test.board.tasks.send(.tasks(.add(title: "Fix the bike")))
-        await test.saveNow()
-        return test
+    private let debounce = Environment(scheduler: ManualScheduler()).searchDebounce
+    private let latency = Environment(scheduler: ManualScheduler()).searchLatency
+
+    /// The board as the app builds it, with two tasks; the tests assert the Search state.
+    private func makeStore() -> TestStore<SearchSnapshot, AppAction> {
+        TestStore(observing: \SearchStoreState.1.snapshot) { scheduler in
+            let saved = TasksSnapshot(
+                nextID: 3,
+                tasks: [TaskItem(id: 1, title: "Buy milk", tags: ["home"]), TaskItem(id: 2, title: "Fix the bike")]
+            )
+            return Board(today: TestBoard.day, saved: saved, environment: Environment(scheduler: scheduler)).search
+        }
     }
 
-    @Test func searchesOnceTheQueryStopsChanging() async throws {
-        let test = await board()
-        let scheduler = test.scheduler
-        let debounce = test.board.environment.searchDebounce
-        let latency = test.board.environment.searchLatency
-        let base = scheduler.counts.scheduled
-
-        test.board.search.dispatch(.search(.setQuery("milk")))
-        await scheduler.waitForScheduled(base + 1, pending: 1)  // the debounce timer is armed
-        scheduler.advance(by: debounce / 2)
-        #expect(await test.board.search.state.1.phase == .debouncing)
-
-        scheduler.advance(by: debounce / 2)
-        await scheduler.waitForScheduled(base + 2, pending: 1)  // the search itself is running
-        #expect(await test.board.search.state.1.phase == .searching)
-        scheduler.advance(by: latency)
-
-        let state = try #require(await firstState(of: test.board.search) { $0.1.results != nil })
-        #expect(state.1.results?.query == "milk")
-        #expect(state.1.results?.hits.map(\.taskID) == [1])
-        #expect(state.1.results?.hits.first?.highlights == [4..<8])
+    @Test func searchesOnceTheQueryStopsChanging() async {
+        let store = makeStore()
+        await store.send(.search(.setQuery("milk"))) {
+            $0.request = SearchState.Request(text: "milk", serial: 1)
+            $0.phase = .debouncing
+        }
+        await store.advance(by: debounce / 2)  // half the debounce: nothing yet
+        await store.receive(.started(serial: 1), from: \.search) { $0.phase = .searching }
+        #expect(store.now == debounce)
+        let hit = SearchHit(taskID: 1, title: "Buy milk", highlights: [4..<8], matchedTags: [])
+        await store.receive(.finished(SearchResults(serial: 1, query: "milk", hits: [hit])), from: \.search) {
+            $0.results = SearchResults(serial: 1, query: "milk", hits: [hit])
+            $0.phase = .done
+        }
+        #expect(store.now == debounce + latency)
+        await store.finish()
     }
 
-    @Test func aNewQueryCancelsTheOneWaitingForItsDebounce() async throws {
-        let test = await board()
-        let scheduler = test.scheduler
-        let debounce = test.board.environment.searchDebounce
-        let base = scheduler.counts.scheduled
-
-        test.board.search.dispatch(.search(.setQuery("b")))
-        await scheduler.waitForScheduled(base + 1, pending: 1)
-        scheduler.advance(by: debounce / 2)
-        test.board.search.dispatch(.search(.setQuery("bike")))
-        // The first timer is cancelled and the second armed: one wait pending, from the second query.
-        await scheduler.waitForScheduled(base + 2, pending: 1)
-        scheduler.advance(by: debounce / 2)
-        #expect(await test.board.search.state.1.phase == .debouncing)  // the old deadline passed: nothing ran
-
-        scheduler.advance(by: debounce / 2)
-        await scheduler.waitForScheduled(base + 3, pending: 1)
-        scheduler.advance(by: test.board.environment.searchLatency)
-        let state = try #require(await firstState(of: test.board.search) { $0.1.results != nil })
-        #expect(state.1.results?.query == "bike")
-        #expect(state.1.supersededByResults == 1)
+    @Test func aNewQueryCancelsTheOneWaitingForItsDebounce() async {
+        let store = makeStore()
+        await store.send(.search(.setQuery("b"))) {
+            $0.request = SearchState.Request(text: "b", serial: 1)
+            $0.phase = .debouncing
+        }
+        await store.advance(by: debounce / 2)
+        await store.send(.search(.setQuery("bike"))) {
+            $0.request = SearchState.Request(text: "bike", serial: 2)
+            $0.superseded = 1
+        }
+        await store.advance(by: debounce / 2)  // the first query's debounce would end now: nothing arrives
+        await store.receive(.started(serial: 2), from: \.search) { $0.phase = .searching }
+        let hit = SearchHit(taskID: 2, title: "Fix the bike", highlights: [8..<12], matchedTags: [])
+        await store.receive(.finished(SearchResults(serial: 2, query: "bike", hits: [hit])), from: \.search) {
+            $0.results = SearchResults(serial: 2, query: "bike", hits: [hit])
+            $0.supersededByResults = 1
+            $0.phase = .done
+        }
+        await store.finish()
     }
 
-    @Test func aNewQueryCancelsTheRunningSearchAndItsResultNeverArrives() async throws {
-        let test = await board()
-        let scheduler = test.scheduler
-        let environment = test.board.environment
-        let base = scheduler.counts.scheduled
+    @Test func aNewQueryCancelsTheRunningSearchAndItsResultNeverArrives() async {
+        let store = makeStore()
+        await store.send(.search(.setQuery("milk"))) {
+            $0.request = SearchState.Request(text: "milk", serial: 1)
+            $0.phase = .debouncing
+        }
+        await store.receive(.started(serial: 1), from: \.search) { $0.phase = .searching }
+        await store.send(.search(.setQuery("fix"))) {
+            $0.request = SearchState.Request(text: "fix", serial: 2)
+            $0.phase = .debouncing
+            $0.superseded = 1
+        }
+        await store.advance(by: latency)  // when the cancelled search would have finished
+        await store.receive(.started(serial: 2), from: \.search) { $0.phase = .searching }
+        let hit = SearchHit(taskID: 2, title: "Fix the bike", highlights: [0..<3], matchedTags: [])
+        await store.receive(.finished(SearchResults(serial: 2, query: "fix", hits: [hit])), from: \.search) {
+            $0.results = SearchResults(serial: 2, query: "fix", hits: [hit])
+            $0.supersededByResults = 1
+            $0.phase = .done
+        }
+        await store.finish()
+    }
+}
 
-        test.board.search.dispatch(.search(.setQuery("milk")))
-        await scheduler.waitForScheduled(base + 1, pending: 1)
-        scheduler.advance(by: environment.searchDebounce)
-        await scheduler.waitForScheduled(base + 2, pending: 1)
-        #expect(await test.board.search.state.1.phase == .searching)
+/// The Search state as the tests state it: all of `SearchState` but a private count that only its
+/// reducer can set.
+struct SearchSnapshot: Equatable {
+    var request: SearchState.Request
+    var phase: SearchState.Phase
+    var results: SearchResults?
+    var superseded: Int
+    var supersededByResults: Int
 
-        test.board.search.dispatch(.search(.setQuery("fix")))
-        // The running search's task is cancelled (its wait is dropped) and the new debounce armed.
-        await scheduler.waitForScheduled(base + 3, pending: 1)
-        scheduler.advance(by: environment.searchLatency)  // when the cancelled search would have finished
-        #expect(await test.board.search.state.1.results == nil)
+    init(_ state: SearchState) {
+        request = state.request
+        phase = state.phase
+        results = state.results
+        superseded = state.superseded
+        supersededByResults = state.supersededByResults
+    }
+}
 
-        scheduler.advance(by: environment.searchDebounce)
-        await scheduler.waitForScheduled(base + 4, pending: 1)
-        scheduler.advance(by: environment.searchLatency)
-        let state = try #require(await firstState(of: test.board.search) { $0.1.results != nil })
-        #expect(state.1.results?.query == "fix")
-        #expect(state.1.results?.hits.map(\.taskID) == [2])
-        #expect(state.1.superseded == 1)
+extension SearchState {
+    var snapshot: SearchSnapshot {
+        SearchSnapshot(self)
+    }
+}
+
+extension AppAction {
+    /// The Search action inside, if this is one.
+    var search: SearchAction? {
+        if case .search(let action) = self { action } else { nil }
     }
 }
