@@ -54,11 +54,13 @@ struct TaskBoardCommand: AsyncParsableCommand {
             console.error(error.description)
             throw ExitCode.failure
         }
+        let signals = SignalExit(session: session)
+        defer { withExtendedLifetime(signals) {} }
         let reporting = session.reportBackgroundEvents()
         defer { for subscription in reporting { subscription.cancel() } }
         guard let script else {
-            await InteractiveMode.run(session)
-            guard await session.finish() else { throw ExitCode.failure }
+            await InteractiveMode.run(session, signals: signals, historyFile: options.dataDirectory.historyFile)
+            guard await session.finish(), !session.movedAside else { throw ExitCode.failure }
             return
         }
         let succeeded: Bool
@@ -70,7 +72,7 @@ struct TaskBoardCommand: AsyncParsableCommand {
             succeeded = false
         }
         let saved = await session.finish()
-        guard succeeded && saved else { throw ExitCode.failure }
+        guard succeeded && saved && !session.movedAside else { throw ExitCode.failure }
     }
 }
 
@@ -99,6 +101,8 @@ struct OneShot<Command: BoardCommand>: AsyncParsableCommand {
             console.error(error.description)
             throw ExitCode.failure
         }
+        let signals = SignalExit(session: session)
+        defer { withExtendedLifetime(signals) {} }
         let reporting = session.reportBackgroundEvents()
         defer { for subscription in reporting { subscription.cancel() } }
         var failed = false
@@ -109,6 +113,7 @@ struct OneShot<Command: BoardCommand>: AsyncParsableCommand {
             failed = true
         }
         let saved = await session.finish()
-        if failed || !saved { throw ExitCode.failure }
+        // A file moved aside fails the run too, so that a script does not carry on as if all was well.
+        if failed || !saved || session.movedAside { throw ExitCode.failure }
     }
 }

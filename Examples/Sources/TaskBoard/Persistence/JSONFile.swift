@@ -37,6 +37,11 @@ struct JSONFile<Value: Codable & Sendable>: Sendable {
         }
     }
 
+    /// The document's write permission is off: it is not replaced.
+    struct ReadOnlyError: Error, CustomStringConvertible {
+        var description: String { "the file is read-only" }
+    }
+
     /// Reads the document. `validate` may reject a document that decodes but makes no sense.
     func load(
         now: Date,
@@ -72,10 +77,13 @@ struct JSONFile<Value: Codable & Sendable>: Sendable {
         data.append(0x0A)
         let folder = url.deletingLastPathComponent()
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        // The rename below would replace a document its owner made read-only: refuse instead.
+        if DataDirectory.isReadOnlyFile(url.path) { throw ReadOnlyError() }
         let temporary = folder.appendingPathComponent(".\(url.lastPathComponent).tmp-\(UUID().uuidString)")
-        guard FileManager.default.createFile(atPath: temporary.path, contents: nil) else {
-            throw CocoaError(.fileWriteUnknown, userInfo: [NSFilePathErrorKey: temporary.path])
-        }
+        // `open` rather than `FileManager.createFile`, whose failure carries no cause.
+        let descriptor = open(temporary.path, O_WRONLY | O_CREAT | O_EXCL, 0o644)
+        guard descriptor >= 0 else { throw POSIXError(POSIXErrorCode(rawValue: errno) ?? .EIO) }
+        close(descriptor)
         do {
             let handle = try FileHandle(forWritingTo: temporary)
             defer { try? handle.close() }
