@@ -19,11 +19,13 @@ final class SignalExit {
     // Kept so that the sources live as long as the run.
     private let sources: [any DispatchSourceSignal]
     private let cleanups = Cleanups()
+    private let received = Received()
 
     init(session: Session) {
         let queue = DispatchQueue(label: "taskboard.signals")
         let cleanups = self.cleanups
         let started = Mutex(false)
+        let received = self.received
         sources = [SIGINT, SIGTERM, SIGHUP].map { number in
             signal(number, SIG_IGN)
             let source = DispatchSource.makeSignalSource(signal: number, queue: queue)
@@ -34,6 +36,7 @@ final class SignalExit {
                     return !started
                 }
                 guard first else { return }
+                received.withLock { $0 = number }
                 cleanups.run()
                 Task {
                     _ = await session.finish(interrupted: true)
@@ -43,6 +46,14 @@ final class SignalExit {
             source.resume()
             return source
         }
+    }
+
+    /// Never returns once a signal arrived: the handler is saving the board and will exit with the
+    /// signal's status, which the normal end of the run (a cancelled sync returning, the input closing on
+    /// a hangup) must not race to exit with another.
+    func holdIfExiting() async {
+        guard received.number != nil else { return }
+        await withCheckedContinuation { (_: CheckedContinuation<Void, Never>) in }
     }
 
     /// Runs `cleanup` before the board is saved on a signal: restoring the terminal, for instance.
@@ -61,5 +72,16 @@ private final class Cleanups: Sendable {
 
     func run() {
         for cleanup in list.withLock({ $0 }) { cleanup() }
+    }
+}
+
+/// The signal being handled, if any.
+private final class Received: Sendable {
+    private let value = Mutex<Int32?>(nil)
+
+    var number: Int32? { value.withLock { $0 } }
+
+    func withLock(_ body: (inout Int32?) -> Void) {
+        value.withLock { body(&$0) }
     }
 }

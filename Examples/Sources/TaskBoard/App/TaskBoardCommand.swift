@@ -55,12 +55,14 @@ struct TaskBoardCommand: AsyncParsableCommand {
             throw ExitCode.failure
         }
         let signals = SignalExit(session: session)
-        defer { withExtendedLifetime(signals) {} }
         let reporting = session.reportBackgroundEvents()
         defer { for subscription in reporting { subscription.cancel() } }
         guard let script else {
             await InteractiveMode.run(session, signals: signals, historyFile: options.dataDirectory.historyFile)
-            guard await session.finish(), !session.movedAside else { throw ExitCode.failure }
+            await signals.holdIfExiting()
+            let saved = await session.finish()
+            await signals.holdIfExiting()
+            guard saved, !session.movedAside else { throw ExitCode.failure }
             return
         }
         let succeeded: Bool
@@ -71,7 +73,9 @@ struct TaskBoardCommand: AsyncParsableCommand {
             console.error(error.description)
             succeeded = false
         }
+        await signals.holdIfExiting()
         let saved = await session.finish()
+        await signals.holdIfExiting()
         guard succeeded && saved && !session.movedAside else { throw ExitCode.failure }
     }
 }
@@ -102,7 +106,6 @@ struct OneShot<Command: BoardCommand>: AsyncParsableCommand {
             throw ExitCode.failure
         }
         let signals = SignalExit(session: session)
-        defer { withExtendedLifetime(signals) {} }
         let reporting = session.reportBackgroundEvents()
         defer { for subscription in reporting { subscription.cancel() } }
         var failed = false
@@ -112,7 +115,9 @@ struct OneShot<Command: BoardCommand>: AsyncParsableCommand {
             console.error(error.description)
             failed = true
         }
+        await signals.holdIfExiting()
         let saved = await session.finish()
+        await signals.holdIfExiting()
         // A file moved aside fails the run too, so that a script does not carry on as if all was well.
         if failed || !saved || session.movedAside { throw ExitCode.failure }
     }
