@@ -62,14 +62,17 @@ struct Session: Sendable {
         try requireWritable()
         let state = await board.tasks.send(.tasks(action)).1
         guard mode != .script, board.environment.writeTasks != nil, !state.isSaved else { return state.lastEvent }
+        events.awaitingSave(true)
+        defer { events.awaitingSave(false) }
         await board.tasks.send(.tasks(.flush))
         for await state in board.tasks.states() where !state.1.saving.run.isInProgress {
             guard state.1.isSaved else {
+                events.awaitingSave(false)
                 _ = events.takeSaveFailure(state.1.saving.failureCount)
                 let reason = state.1.saving.lastFailure?.reason ?? "unknown error"
                 throw CommandFailure(
-                    "the change was made but could not be saved to \(tasksPath ?? "the data folder") (\(reason))",
-                    hint: "it stays in memory; the next change, and leaving TaskBoard, try to save again"
+                    "could not save the change to \(tasksPath ?? "the data folder") (\(reason))",
+                    hint: "it is kept in memory; the next change, and leaving TaskBoard, try again"
                 )
             }
             break

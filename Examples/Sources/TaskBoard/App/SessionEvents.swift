@@ -7,6 +7,8 @@ final class SessionEvents: Sendable {
     private struct State {
         var followsBackgroundSync = false
         var reportedSaveFailures = 0
+        /// A command waits for a save and reports its outcome itself.
+        var awaitingSave = false
         var isFinishing = false
     }
 
@@ -30,8 +32,14 @@ final class SessionEvents: Sendable {
     func takeSaveFailure(_ count: Int) -> Bool {
         state.withLock { state in
             defer { state.reportedSaveFailures = max(state.reportedSaveFailures, count) }
-            return count > state.reportedSaveFailures && !state.isFinishing
+            return count > state.reportedSaveFailures && !state.isFinishing && !state.awaitingSave
         }
+    }
+
+    /// A command waits for the save of its change (`true`) and will report a failure itself, or is done
+    /// waiting (`false`).
+    func awaitingSave(_ waiting: Bool) {
+        state.withLock { $0.awaitingSave = waiting }
     }
 
     /// The run is ending: background reports stop, the end of the run reports what is left.

@@ -38,6 +38,11 @@ struct DataDirectory: Sendable {
         case readOnly(reason: String)
     }
 
+    /// A file whose write permission is off: it is not replaced.
+    struct ReadOnlyFile: Error, CustomStringConvertible {
+        var description: String { "the file is read-only" }
+    }
+
     /// Why the folder cannot be used at all.
     struct Unusable: Error, CustomStringConvertible {
         let description: String

@@ -33,6 +33,25 @@ enum ErrorText {
         }
     }
 
+    /// Whether retrying cannot help: the permissions, a read-only file system, or a path that is not a
+    /// folder stay as they are until someone changes them. A full disk or an I/O error may pass.
+    static func isPermanent(_ error: any Error) -> Bool {
+        let permanent: Set<Int32> = [EACCES, EPERM, EROFS, ENOTDIR, EISDIR]
+        switch error {
+        case is DataDirectory.ReadOnlyFile:
+            return true
+        case let error as POSIXError:
+            return permanent.contains(error.code.rawValue)
+        case let error as CocoaError:
+            if let underlying = error.userInfo[NSUnderlyingErrorKey] as? POSIXError {
+                return permanent.contains(underlying.code.rawValue)
+            }
+            return [.fileWriteNoPermission, .fileWriteVolumeReadOnly].contains(error.code)
+        default:
+            return false
+        }
+    }
+
     /// `errno` in words, starting in lower case: "permission denied", "no space left on device".
     static func posix(_ code: Int32) -> String {
         switch code {

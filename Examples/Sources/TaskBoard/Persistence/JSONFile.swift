@@ -37,11 +37,6 @@ struct JSONFile<Value: Codable & Sendable>: Sendable {
         }
     }
 
-    /// The document's write permission is off: it is not replaced.
-    struct ReadOnlyError: Error, CustomStringConvertible {
-        var description: String { "the file is read-only" }
-    }
-
     /// Reads the document. `validate` may reject a document that decodes but makes no sense.
     func load(
         now: Date,
@@ -78,7 +73,7 @@ struct JSONFile<Value: Codable & Sendable>: Sendable {
         let folder = url.deletingLastPathComponent()
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         // The rename below would replace a document its owner made read-only: refuse instead.
-        if DataDirectory.isReadOnlyFile(url.path) { throw ReadOnlyError() }
+        if DataDirectory.isReadOnlyFile(url.path) { throw DataDirectory.ReadOnlyFile() }
         let temporary = folder.appendingPathComponent(".\(url.lastPathComponent).tmp-\(UUID().uuidString)")
         // `open` rather than `FileManager.createFile`, whose failure carries no cause.
         let descriptor = open(temporary.path, O_WRONLY | O_CREAT | O_EXCL, 0o644)

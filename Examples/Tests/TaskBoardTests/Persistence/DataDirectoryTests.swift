@@ -65,5 +65,8 @@ import Testing
         #expect(ErrorText.describe(POSIXError(.ENOTDIR)) == "not a directory")
         #expect(ErrorText.describe(CocoaError(.fileWriteNoPermission)) == "permission denied")
         #expect(ErrorText.describe(CocoaError(.fileWriteOutOfSpace)) == "disk full")
+        #expect(ErrorText.isPermanent(POSIXError(.EACCES)))
+        #expect(ErrorText.isPermanent(DataDirectory.ReadOnlyFile()))
+        #expect(!ErrorText.isPermanent(POSIXError(.ENOSPC)))
     }
 }
