@@ -26,13 +26,12 @@ enum Launcher {
             movedAside: &movedAside
         ) { try $0.validated() }
         let tasksFile = folder.tasksFile
-        let write: @Sendable (TasksSnapshot) throws -> Void = { try tasksFile.save($0) }
         var environment = Environment(
             scheduler: DispatchDelayScheduler(),
             remote: options.remote,
             remoteFile: folder.remoteFile,
             remoteStored: remoteStored,
-            writeTasks: access == .writable ? write : nil
+            writeTasks: { try tasksFile.save($0) }
         )
         environment.sync = options.sync
         let today = options.todayProvider
@@ -40,6 +39,8 @@ enum Launcher {
         var session = Session(board: board, console: console, mode: mode, today: today)
         session.tasksPath = tasksFile.url.path
         session.movedAside = movedAside
+        // The board still has its writer: a read-only session refuses changes (``Session/change(_:)``),
+        // so nothing is ever written.
         if case .readOnly(let reason) = access {
             session.readOnlyReason = reason
             if mode == .interactive {

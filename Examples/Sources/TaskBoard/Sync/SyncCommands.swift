@@ -92,7 +92,9 @@ struct StatusCommand: BoardCommand {
             sync.autoSync
                 ? "auto-sync: on, every \(DurationText.text(sync.settings.autoSyncInterval))" : "auto-sync: off"
         )
-        if session.board.environment.writeTasks == nil {
+        if let reason = session.readOnlyReason {
+            lines.append("saved: the board is read-only (\(reason))")
+        } else if session.board.environment.writeTasks == nil {
             lines.append("saved: no data folder; the board lives in memory")
         } else if tasks.isSaved {
             lines.append("saved: yes")

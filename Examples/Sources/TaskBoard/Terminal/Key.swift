@@ -20,6 +20,8 @@ enum Key: Equatable, Sendable {
     case endOfInput
     /// Ctrl-L.
     case clearScreen
+    /// Ctrl-Z: stop TaskBoard, as a shell's job control does (`fg` brings it back).
+    case suspend
     /// Ctrl-U: delete from the start of the line to the cursor.
     case deleteToStart
     /// Ctrl-K: delete from the cursor to the end of the line.

@@ -37,6 +37,7 @@ struct KeyDecoder {
         case 0x10: return (.up, 1)
         case 0x15: return (.deleteToStart, 1)
         case 0x17: return (.deleteWordBefore, 1)
+        case 0x1A: return (.suspend, 1)
         case 0x00..<0x20: return (.other, 1)
         default: return text(bytes)
         }

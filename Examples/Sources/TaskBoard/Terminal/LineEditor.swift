@@ -19,6 +19,8 @@ struct LineEditor: Equatable, Sendable {
         /// Ctrl-C: the line was dropped.
         case interrupt
         case clearScreen
+        /// Ctrl-Z: stop the process until the shell continues it.
+        case suspend
     }
 
     private(set) var characters: [Character] = []
@@ -95,6 +97,8 @@ struct LineEditor: Equatable, Sendable {
             return browse(by: 1)
         case .clearScreen:
             return .clearScreen
+        case .suspend:
+            return .suspend
         case .other:
             return .none
         }

@@ -33,16 +33,19 @@ final class TerminalPrompt: Sendable {
     private let history: HistoryFile?
     private let onInterrupt: @Sendable (_ lineWasEmpty: Bool) -> Void
     private let state: Mutex<State>
-    /// The terminal settings before raw mode.
+    /// The terminal settings before raw mode, and in raw mode.
     private let original: termios
+    private let raw: termios
 
     private init(
         console: Console,
         history: HistoryFile?,
         savedHistory: [String],
         original: termios,
+        raw: termios,
         onInterrupt: @escaping @Sendable (Bool) -> Void
     ) {
+        self.raw = raw
         self.console = console
         self.history = history
         self.original = original
@@ -77,6 +80,7 @@ final class TerminalPrompt: Sendable {
             history: history,
             savedHistory: savedHistory,
             original: original,
+            raw: raw,
             onInterrupt: onInterrupt
         )
         Thread.detachNewThread { prompt.readKeys() }
@@ -146,6 +150,8 @@ final class TerminalPrompt: Sendable {
                 draw(&state)
             case .clearScreen:
                 console.clearScreen()
+            case .suspend:
+                suspend(&state)
             case .submit(let line):
                 console.endInput()
                 state.reader = nil
@@ -169,6 +175,17 @@ final class TerminalPrompt: Sendable {
                 onInterrupt(wasEmpty)
             }
         }
+    }
+
+    /// Ctrl-Z: gives the terminal back as it was, stops the process (the shell says "Stopped"), and when
+    /// the shell continues it (`fg`), takes raw mode again and draws the line.
+    private func suspend(_ state: inout State) {
+        console.endInput()
+        restore()
+        kill(getpid(), SIGTSTP)
+        var raw = self.raw
+        tcsetattr(STDIN_FILENO, TCSANOW, &raw)
+        draw(&state)
     }
 
     private func saveHistory(_ line: String, state: inout State) {

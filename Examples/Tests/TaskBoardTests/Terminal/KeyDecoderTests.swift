@@ -16,9 +16,9 @@ import Testing
             ]
         )
         #expect(
-            keys("\u{1}\u{5}\u{3}\u{4}\u{C}\u{15}\u{B}\u{17}\r\t") == [
+            keys("\u{1}\u{5}\u{3}\u{4}\u{C}\u{15}\u{B}\u{17}\u{1A}\r\t") == [
                 .home, .end, .interrupt, .endOfInput, .clearScreen, .deleteToStart, .deleteToEnd, .deleteWordBefore,
-                .enter, .other,
+                .suspend, .enter, .other,
             ]
         )
     }
