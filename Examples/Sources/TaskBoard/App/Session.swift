@@ -155,8 +155,9 @@ struct Session: Sendable {
             let saving = state.1.saving
             guard let failure = saving.lastFailure, !failure.willRetry, events.takeSaveFailure(saving.failureCount)
             else { return }
+            let attempts = failure.attempt == 0 ? "1 attempt" : "\(failure.attempt + 1) attempts"
             console.error(
-                "could not save the board to \(path) (\(failure.reason), after \(failure.attempt + 1) attempts); "
+                "could not save the board to \(path) (\(failure.reason), after \(attempts)); "
                     + "the tasks stay in memory; the next change, and leaving TaskBoard, try again"
             )
         }

@@ -24,19 +24,13 @@ final class SignalExit {
     init(session: Session) {
         let queue = DispatchQueue(label: "taskboard.signals")
         let cleanups = self.cleanups
-        let started = Mutex(false)
         let received = self.received
         sources = [SIGINT, SIGTERM, SIGHUP].map { number in
             signal(number, SIG_IGN)
             let source = DispatchSource.makeSignalSource(signal: number, queue: queue)
             source.setEventHandler {
                 // A second signal while the first is being handled changes nothing.
-                let first = started.withLock { started in
-                    defer { started = true }
-                    return !started
-                }
-                guard first else { return }
-                received.withLock { $0 = number }
+                guard received.claim(number) else { return }
                 cleanups.run()
                 Task {
                     _ = await session.finish(interrupted: true)
@@ -81,7 +75,12 @@ private final class Received: Sendable {
 
     var number: Int32? { value.withLock { $0 } }
 
-    func withLock(_ body: (inout Int32?) -> Void) {
-        value.withLock { body(&$0) }
+    /// Records `number` and returns `true`, unless a signal was already received.
+    func claim(_ number: Int32) -> Bool {
+        value.withLock { value in
+            guard value == nil else { return false }
+            value = number
+            return true
+        }
     }
 }
