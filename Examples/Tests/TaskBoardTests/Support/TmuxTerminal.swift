@@ -14,7 +14,7 @@ import Darwin
 ///
 /// Every wait is on screen content (or the pane's end), polled with a bound: a bug fails the test with
 /// the screen in the message instead of hanging the run. The pane stays after the program ends, so its
-/// exit status can be read.
+/// last screen can be read.
 final class TmuxTerminal {
     /// The tmux executable, if there is one.
     static let executable: String? = {
@@ -32,6 +32,8 @@ final class TmuxTerminal {
     private let tmux: String
     private let socket: String
     private let configuration: URL
+    private let pidFile: URL
+    private let statusFile: URL
     /// How long any wait may take before the test fails.
     private let bound: TimeInterval
 
@@ -43,9 +45,16 @@ final class TmuxTerminal {
         socket = "taskboard-test-\(UUID().uuidString)"
         let binary = try TaskBoardBinary.url().path
         let settings = environment.map { "\($0.key)=\(Self.quoted($0.value))" }.sorted().joined(separator: " ")
-        let command = "exec env \(settings) \(([binary] + arguments).map(Self.quoted).joined(separator: " "))"
-        // A configuration of our own, not the user's: keep the pane when the program ends, to read its
-        // exit status.
+        let files = FileManager.default.temporaryDirectory.appendingPathComponent(socket)
+        pidFile = files.appendingPathExtension("pid")
+        statusFile = files.appendingPathExtension("status")
+        // The program runs under a shell that writes its exit status to a file: tmux sometimes misses the
+        // end of the pane's process (it stays a zombie), so its own `pane_dead_status` cannot be relied on.
+        let program = "exec env \(settings) \(([binary] + arguments).map(Self.quoted).joined(separator: " "))"
+        let inner = "echo $$ > \(Self.quoted(pidFile.path)); \(program)"
+        let command = "sh -c \(Self.quoted(inner)); echo $? > \(Self.quoted(statusFile.path))"
+        // A configuration of our own, not the user's: keep the pane when the program ends, so that the
+        // screen can still be read.
         configuration = FileManager.default.temporaryDirectory.appendingPathComponent("\(socket).conf")
         try "set -g remain-on-exit on\n".write(to: configuration, atomically: true, encoding: .utf8)
         try run(["-f", configuration.path, "new-session", "-d", "-s", "board", "-x", "100", "-y", "30", command])
@@ -53,7 +62,7 @@ final class TmuxTerminal {
 
     deinit {
         _ = try? run(["kill-server"])
-        try? FileManager.default.removeItem(at: configuration)
+        for file in [configuration, pidFile, statusFile] { try? FileManager.default.removeItem(at: file) }
     }
 
     /// Types `text` as it is.
@@ -107,30 +116,24 @@ final class TmuxTerminal {
 
     /// The process id of the program.
     func pid() throws -> pid_t {
-        pid_t(
-            try run(["display-message", "-p", "-t", "board", "#{pane_pid}"]).trimmingCharacters(
-                in: .whitespacesAndNewlines
-            )
-        ) ?? 0
+        pid_t(try waitForFile(pidFile, what: "the program to start")) ?? 0
     }
 
     /// Waits for the program to end; returns its exit status (128 + n after signal n, as a shell says).
     func exitStatus() throws -> Int32 {
+        Int32(try waitForFile(statusFile, what: "the program to end")) ?? -1
+    }
+
+    /// The first line of `file`, once a whole line is there.
+    private func waitForFile(_ file: URL, what: String) throws -> String {
         let deadline = Date().addingTimeInterval(bound)
         while true {
-            // `dead:status:signal`; the status may show up a moment after the pane is dead.
-            let fields = try run([
-                "display-message", "-p", "-t", "board", "#{pane_dead}:#{pane_dead_status}:#{pane_dead_signal}",
-            ])
-            .trimmingCharacters(in: .whitespacesAndNewlines)
-            .split(separator: ":", omittingEmptySubsequences: false).map(String.init)
-            if fields.count == 3, fields[0] == "1" {
-                if let signal = Int32(fields[2]), signal > 0 { return 128 + signal }
-                if let status = Int32(fields[1]) { return status }
+            if let text = try? String(contentsOf: file, encoding: .utf8), text.hasSuffix("\n") {
+                return text.trimmingCharacters(in: .whitespacesAndNewlines)
             }
             guard Date() < deadline else {
-                Issue.record("the program did not end; the screen:\n\(try screen().joined(separator: "\n"))")
-                throw Timeout(description: "the program did not end")
+                Issue.record("timed out waiting for \(what); the screen:\n\(try screen().joined(separator: "\n"))")
+                throw Timeout(description: "timed out waiting for \(what)")
             }
             usleep(10_000)
         }
