@@ -120,8 +120,11 @@ struct Session: Sendable {
         if interrupted, await board.sync.state.1.run.isInProgress {
             await board.sync.send(.sync(.cancel))
         }
+        // The end of the run reports the sync itself, not as a background event.
+        _ = events.takeBackgroundSync()
         if await board.sync.state.1.run.isInProgress {
-            console.notice("waiting for the running sync to finish ('cancel' it to stop it)")
+            // No command can be typed any more: Ctrl-C (a SIGINT) is what stops it now.
+            console.notice("waiting for the running sync to finish (Ctrl-C cancels it and leaves)")
             let sync = await SyncProgress.follow(board.sync, console: console)
             if sync.run.isFailed { console.error(SyncStatus.line(sync)) }
         }

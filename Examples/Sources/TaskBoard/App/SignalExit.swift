@@ -47,7 +47,7 @@ final class SignalExit {
     /// a hangup) must not race to exit with another.
     func holdIfExiting() async {
         guard received.number != nil else { return }
-        await withCheckedContinuation { (_: CheckedContinuation<Void, Never>) in }
+        await withCheckedContinuation { received.hold($0) }
     }
 
     /// Runs `cleanup` before the board is saved on a signal: restoring the terminal, for instance.
@@ -69,18 +69,23 @@ private final class Cleanups: Sendable {
     }
 }
 
-/// The signal being handled, if any.
+/// The signal being handled, if any, and the tasks held until the process exits.
 private final class Received: Sendable {
-    private let value = Mutex<Int32?>(nil)
+    private let value = Mutex<(number: Int32?, held: [CheckedContinuation<Void, Never>])>((nil, []))
 
-    var number: Int32? { value.withLock { $0 } }
+    var number: Int32? { value.withLock { $0.number } }
 
     /// Records `number` and returns `true`, unless a signal was already received.
     func claim(_ number: Int32) -> Bool {
         value.withLock { value in
-            guard value == nil else { return false }
-            value = number
+            guard value.number == nil else { return false }
+            value.number = number
             return true
         }
+    }
+
+    /// Keeps `continuation` (never resumed: the process exits first), so that it is not reported leaked.
+    func hold(_ continuation: CheckedContinuation<Void, Never>) {
+        value.withLock { $0.held.append(continuation) }
     }
 }

@@ -143,6 +143,8 @@ final class TerminalPrompt: Sendable {
                 continue
             }
             let wasEmpty = state.editor.characters.isEmpty
+            // Drawn before the key clears the line.
+            let interruptedLine = key == .interrupt && !wasEmpty ? input(state, suffix: "^C") : nil
             switch state.editor.handle(key) {
             case .none:
                 break
@@ -167,8 +169,8 @@ final class TerminalPrompt: Sendable {
                 return
             case .interrupt:
                 // Like a shell: the line stays on screen with ^C after it, and a new prompt starts.
-                if !wasEmpty {
-                    console.showInput(input(state, suffix: "^C"))
+                if let interruptedLine {
+                    console.showInput(interruptedLine)
                     console.endInput()
                 }
                 draw(&state)

@@ -77,6 +77,12 @@ struct PromptTests {
         try terminal.type("list")
         try terminal.press("Enter")
         try terminal.waitForLine("no tasks")
+        // Ctrl-C drops a line as a shell does: it stays on screen with ^C, and is not run either.
+        try terminal.type("add dropped")
+        try terminal.press("C-c")
+        try terminal.waitForScreen("the dropped line and a new prompt") {
+            $0.suffix(2) == ["taskboard> add dropped^C", "taskboard>"]
+        }
         try terminal.press("C-d")
         let status = try terminal.exitStatus()
         #expect(status == 0)
