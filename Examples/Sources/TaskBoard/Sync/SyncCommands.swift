@@ -64,9 +64,13 @@ struct WaitCommand: BoardCommand {
         _ = session.events.takeBackgroundSync()
         let sync = await session.board.sync.state.1
         guard sync.run.isInProgress else {
-            if let outcome = sync.lastOutcome {
+            if let outcome = sync.lastOutcome, sync.run.isFailed {
+                throw CommandFailure(
+                    "no sync is running; the last one ended: \(outcome)",
+                    hint: "'push' or 'pull' to try again"
+                )
+            } else if let outcome = sync.lastOutcome {
                 session.console.line("no sync is running; the last one ended: \(outcome)")
-                try SyncCommands.check(sync)
             } else {
                 session.console.line("no sync is running")
             }

@@ -217,7 +217,7 @@ struct RemindCommand: BoardCommand {
     // `.allUnrecognized` so that `-5s` reaches `validate()`, which says it is negative, instead of being
     // read as an unknown option; `validate()` takes exactly one word.
     @Argument(parsing: .allUnrecognized, help: ArgumentHelp("How long from now: 90, 90s, 5m, 2h.", valueName: "delay"))
-    var delayWords: [String] = []
+    var delayWords: [String]
 
     var delay: String { delayWords.first ?? "" }
 
