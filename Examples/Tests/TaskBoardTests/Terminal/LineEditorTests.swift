@@ -13,7 +13,6 @@ import Testing
         _ = editor.handle(.left)
         _ = editor.handle(.left)
         _ = editor.handle(.backspace)
-        type("", into: &editor)
         _ = editor.handle(.right)
         type("s", into: &editor)
         #expect(editor.text == "list")
