@@ -45,8 +45,7 @@ struct PromptTests {
     @Test func arrowKeysBackspaceCtrlLAndUpEditTheLine() throws {
         defer { try? FileManager.default.removeItem(at: folder) }
         let terminal = try open()
-        try terminal.type("add Buy milk")
-        try terminal.press("Enter")
+        try terminal.enter("add Buy milk")
         try terminal.waitForLine("added #1 [ ] Buy milk")
         try terminal.type("lsit")
         try terminal.press("Left", "Left", "BSpace", "Right")
@@ -59,8 +58,7 @@ struct PromptTests {
         try terminal.press("Up", "Up")
         try terminal.waitForScreen("the first command again") { $0.last == "taskboard> add Buy milk" }
         try terminal.press("Down", "C-a", "End")
-        try terminal.type(" --open")
-        try terminal.press("Enter")
+        try terminal.enter(" --open")
         let screen = try terminal.waitForLine("1 open task:")
         #expect(!screen.joined().contains("^["))
         #expect(!screen.joined().contains("unknown command"))
@@ -74,8 +72,7 @@ struct PromptTests {
         try terminal.press("C-d", "C-d", "C-a", "C-d")
         try terminal.waitForScreen("the first letter deleted") { $0.last == "taskboard> dd partial task" }
         try terminal.press("C-k")
-        try terminal.type("list")
-        try terminal.press("Enter")
+        try terminal.enter("list")
         try terminal.waitForLine("no tasks")
         // Ctrl-C drops a line as a shell does: it stays on screen with ^C, and is not run either.
         try terminal.type("add dropped")
@@ -94,13 +91,11 @@ struct PromptTests {
     func aSignalRightAfterAddSavesItAndExitsWithTheSignalsStatus(signal: Int32) throws {
         defer { try? FileManager.default.removeItem(at: folder) }
         let terminal = try open()
-        try terminal.type("add Saved before the signal")
-        try terminal.press("Enter")
+        try terminal.enter("add Saved before the signal")
         try terminal.waitForLine("added #1 [ ] Saved before the signal")
         // "added" is printed only once the change is on disk.
         #expect(try savedTitles() == ["Saved before the signal"])
-        try terminal.type("remind 1 1h")
-        try terminal.press("Enter")
+        try terminal.enter("remind 1 1h")
         try terminal.waitForLine("will remind you of #1 in 60m")
         kill(try terminal.pid(), signal)
         let status = try terminal.exitStatus()
@@ -112,10 +107,8 @@ struct PromptTests {
     @Test func aReminderIsPrintedAboveThePromptWhichKeepsWhatWasTyped() throws {
         defer { try? FileManager.default.removeItem(at: folder) }
         let terminal = try open()
-        try terminal.type("add Call the bank")
-        try terminal.press("Enter")
-        try terminal.type("remind 1 0.3s")
-        try terminal.press("Enter")
+        try terminal.enter("add Call the bank")
+        try terminal.enter("remind 1 0.3s")
         try terminal.waitForLine("will remind you of #1 in 0.3s")
         try terminal.type("list --op")
         let screen = try terminal.waitForScreen("the reminder above the prompt") {
@@ -123,8 +116,7 @@ struct PromptTests {
         }
         // One prompt per command, none glued to the reminder.
         #expect(screen.filter { $0.contains("taskboard>") }.count == 3)
-        try terminal.type("en")
-        try terminal.press("Enter")
+        try terminal.enter("en")
         try terminal.waitForLine("1 open task:")
     }
 
@@ -132,13 +124,10 @@ struct PromptTests {
     @Test func aBackgroundPushReportsItsEndAndWaitSaysWhatHappened() throws {
         defer { try? FileManager.default.removeItem(at: folder) }
         let terminal = try open()
-        try terminal.type("add Shared")
-        try terminal.press("Enter")
-        try terminal.type("push --background")
-        try terminal.press("Enter")
+        try terminal.enter("add Shared")
+        try terminal.enter("push --background")
         try terminal.waitForLine("background push finished: pushed 1 task (remote revision 1)")
-        try terminal.type("wait")
-        try terminal.press("Enter")
+        try terminal.enter("wait")
         try terminal.waitForLine("no sync is running; the last one ended: pushed 1 task (remote revision 1)")
     }
 
@@ -147,11 +136,9 @@ struct PromptTests {
         defer { try? FileManager.default.removeItem(at: folder) }
         do {
             let first = try open()
-            try first.type("list --done")
-            try first.press("Enter")
+            try first.enter("list --done")
             try first.waitForLine("no done tasks")
-            try first.type("quit")
-            try first.press("Enter")
+            try first.enter("quit")
             let status = try first.exitStatus()
             #expect(status == 0)
         }
@@ -166,8 +153,7 @@ struct PromptTests {
     @Test func anApostropheInAnUnquotedWordIsText() throws {
         defer { try? FileManager.default.removeItem(at: folder) }
         let terminal = try open()
-        try terminal.type("add it's mine")
-        try terminal.press("Enter")
+        try terminal.enter("add it's mine")
         try terminal.waitForLine("added #1 [ ] it's mine")
     }
 }

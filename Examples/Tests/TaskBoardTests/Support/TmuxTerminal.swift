@@ -70,6 +70,12 @@ final class TmuxTerminal {
         try run(["send-keys", "-t", "board", "-l", text])
     }
 
+    /// Types `line` and presses Enter.
+    func enter(_ line: String) throws {
+        try type(line)
+        try press("Enter")
+    }
+
     /// Presses keys by their tmux names: `Enter`, `Left`, `BSpace`, `C-d`, `Up`.
     func press(_ keys: String...) throws {
         try run(["send-keys", "-t", "board"] + keys)
