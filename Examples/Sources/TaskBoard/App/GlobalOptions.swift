@@ -13,24 +13,34 @@ struct GlobalOptions: ParsableArguments {
     )
     var dataDir: String?
 
-    @Option(help: ArgumentHelp("Seconds each call to the remote takes.", valueName: "seconds"))
+    // `.unconditional` so that `--latency -1` reaches `validate()`, which says what is wrong with it,
+    // instead of reading `-1` as an option.
+    @Option(parsing: .unconditional, help: ArgumentHelp("Seconds each call to the remote takes.", valueName: "seconds"))
     var latency = 0.3
 
     @Option(
+        parsing: .unconditional,
         help: ArgumentHelp("The probability, from 0 to 1, that a call to the remote fails.", valueName: "probability")
     )
     var failRate = 0.0
 
-    @Option(help: ArgumentHelp("Make the first <n> calls to the remote fail, to see retries.", valueName: "n"))
+    @Option(
+        parsing: .unconditional,
+        help: ArgumentHelp("Make the first <n> calls to the remote fail, to see retries.", valueName: "n")
+    )
     var failFirst = 0
 
     @Option(help: ArgumentHelp("Seed the remote's failures, to repeat a run exactly.", valueName: "n"))
     var seed: UInt64?
 
-    @Option(help: ArgumentHelp("Attempts per push or pull, the first included.", valueName: "n"))
+    @Option(
+        parsing: .unconditional,
+        help: ArgumentHelp("Attempts per push or pull, the first included.", valueName: "n")
+    )
     var attempts = 4
 
     @Option(
+        parsing: .unconditional,
         help: ArgumentHelp(
             "Seconds before the first retry; each later retry waits twice as long, at most 8 times more.",
             valueName: "seconds"
@@ -47,6 +57,16 @@ struct GlobalOptions: ParsableArguments {
     var today: String?
 
     func validate() throws {
+        if let dataDir, dataDir.trimmingCharacters(in: .whitespaces).isEmpty {
+            throw ValidationError(
+                "--data-dir needs a folder; an empty path would mean the current folder, so name it ('--data-dir .')"
+            )
+        }
+        try Self.rejectNegative("--latency", latency, unit: "seconds")
+        try Self.rejectNegative("--fail-rate", failRate, unit: "a probability")
+        try Self.rejectNegative("--fail-first", Double(failFirst), unit: "a count")
+        try Self.rejectNegative("--attempts", Double(attempts), unit: "a count")
+        try Self.rejectNegative("--retry-delay", retryDelay, unit: "seconds")
         guard latency.isFinite, (0...60).contains(latency) else {
             throw ValidationError("--latency takes seconds from 0 to 60, not \(latency)")
         }
@@ -63,6 +83,18 @@ struct GlobalOptions: ParsableArguments {
         if let today, Day(iso: today) == nil {
             throw ValidationError("--today takes a date like 2025-03-14, not '\(today)'")
         }
+    }
+
+    /// Throws "must not be negative" for a negative `value`, so that the message says what is wrong.
+    static func rejectNegative(_ option: String, _ value: Double, unit: String) throws {
+        if value < 0 {
+            throw ValidationError("\(option) must not be negative (it takes \(unit)), not \(formatted(value))")
+        }
+    }
+
+    /// `-1` rather than `-1.0`.
+    static func formatted(_ value: Double) -> String {
+        value == value.rounded() && abs(value) < 1e15 ? "\(Int(value))" : "\(value)"
     }
 
     /// The folder `--data-dir` names, or else the one the dependencies give.

@@ -1,30 +1,41 @@
 import Canopy
-import Dispatch
 import Foundation
 
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Musl)
-import Musl
-#elseif canImport(Darwin)
-import Darwin
-#endif
-
 /// The prompt: read a command, run it, show errors on one line, and go on until `quit` or end of input.
+///
+/// On a terminal the line is edited in place (``TerminalPrompt``), with a history kept in the data
+/// folder; elsewhere lines are read as they come.
 enum InteractiveMode {
-    static func run(_ session: Session) async {
+    static func run(_ session: Session, signals: SignalExit, historyFile: HistoryFile?) async {
         let console = session.console
-        console.line(session.theme.bold("TaskBoard") + " - type 'help' for the commands, 'quit' to leave.")
-        let interrupts = InterruptHandler(session: session)
-        defer { interrupts.stop() }
-        let input = InputLines.standardInput()
-        var lines = input.makeAsyncIterator()
-        while true {
-            console.prompt(session.theme.bold("taskboard> "))
-            guard let line = await lines.next() else {
-                console.line()
-                return
+        let theme = session.theme
+        console.line(theme.bold("TaskBoard") + " - type 'help' for the commands, 'quit' or Ctrl-D to leave.")
+        let prompt = TerminalPrompt.start(
+            console: console,
+            history: session.readOnlyReason == nil ? historyFile : nil,
+            savedHistory: historyFile?.load() ?? []
+        ) { lineWasEmpty in
+            Task { await interrupted(session, lineWasEmpty: lineWasEmpty) }
+        }
+        if let prompt {
+            signals.onSignal {
+                console.endInput()
+                prompt.restore()
             }
+        }
+        defer { prompt?.restore() }
+        let promptText = "taskboard> "
+        var plainLines = prompt == nil ? InputLines.standardInput().makeAsyncIterator() : nil
+        while true {
+            let line: String?
+            if let prompt {
+                line = await prompt.readLine(prompt: theme.bold(promptText), width: TerminalText.width(promptText))
+            } else {
+                console.prompt(theme.bold(promptText))
+                line = await plainLines?.next()
+                if line == nil { console.line() }
+            }
+            guard let line else { return }
             do throws(CommandFailure) {
                 switch try LineParser.parse(line) {
                 case .nothing:
@@ -41,31 +52,17 @@ enum InteractiveMode {
             }
         }
     }
-}
 
-/// Ctrl-C at the prompt: cancels a running sync, or says how to leave.
-private final class InterruptHandler {
-    private let source: any DispatchSourceSignal
-
-    init(session: Session) {
-        signal(SIGINT, SIG_IGN)
-        source = DispatchSource.makeSignalSource(signal: SIGINT, queue: DispatchQueue(label: "taskboard.interrupts"))
-        source.setEventHandler {
-            Task {
-                if await session.board.sync.state.1.run.isInProgress {
-                    session.board.sync.dispatch(.sync(.cancel))
-                } else {
-                    session.console.line()
-                    session.console.line("(type 'quit' or press Ctrl-D to leave)")
-                    session.console.prompt(session.theme.bold("taskboard> "))
-                }
-            }
+    /// Ctrl-C: cancels a running sync; on an empty prompt with nothing running, says how to leave.
+    private static func interrupted(_ session: Session, lineWasEmpty: Bool) async {
+        let sync = await session.board.sync.state.1
+        if sync.run.isInProgress {
+            // A sync in the foreground shows its own end; one in the background is reported here.
+            let inBackground = session.events.takeBackgroundSync()
+            await session.board.sync.send(.sync(.cancel))
+            if inBackground { session.console.line("\(sync.direction?.rawValue ?? "sync") cancelled (Ctrl-C)") }
+        } else if lineWasEmpty {
+            session.console.line("(type 'quit' or press Ctrl-D on an empty line to leave)")
         }
-        source.resume()
-    }
-
-    func stop() {
-        source.cancel()
-        signal(SIGINT, SIG_DFL)
     }
 }

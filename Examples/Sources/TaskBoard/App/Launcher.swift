@@ -12,8 +12,22 @@ enum Launcher {
         mode: Session.Mode
     ) throws(CommandFailure) -> Session {
         let folder = options.dataDirectory
-        let saved = try load(folder.tasksFile, console: console, what: "tasks") { try $0.validated() }
-        let remoteStored = try load(folder.remoteFile, console: console, what: "a remote copy") { try $0.validated() }
+        let access: DataDirectory.Access
+        do {
+            access = try folder.check()
+        } catch {
+            throw CommandFailure(error.description)
+        }
+        var movedAside = false
+        let saved = try load(folder.tasksFile, console: console, what: "tasks", movedAside: &movedAside) {
+            try $0.validated()
+        }
+        let remoteStored = try load(
+            folder.remoteFile,
+            console: console,
+            what: "a remote copy",
+            movedAside: &movedAside
+        ) { try $0.validated() }
         let tasksFile = folder.tasksFile
         let remote = RemoteService(
             configuration: options.remote,
@@ -29,7 +43,18 @@ enum Launcher {
             environment.sync = options.sync
             return Board(today: today(), saved: saved, environment: environment)
         }
-        return Session(board: board, console: console, mode: mode, today: today)
+        var session = Session(board: board, console: console, mode: mode, today: today)
+        session.tasksPath = tasksFile.url.path
+        session.movedAside = movedAside
+        // The board still has its writer: a read-only session refuses changes (``Session/change(_:)``),
+        // so nothing is ever written.
+        if case .readOnly(let reason) = access {
+            session.readOnlyReason = reason
+            if mode == .interactive {
+                console.notice("\(reason); the board is read-only: you can look, but changes are refused")
+            }
+        }
+        return session
     }
 
     /// Reads a JSON file of the data folder. A file that cannot be used is moved aside, never
@@ -38,6 +63,7 @@ enum Launcher {
         _ file: JSONFile<Value>,
         console: Console,
         what: String,
+        movedAside: inout Bool,
         validate: (Value) throws -> Value
     ) throws(CommandFailure) -> Value? {
         do {
@@ -47,6 +73,7 @@ enum Launcher {
             case .loaded(let value):
                 return value
             case .movedAside(let movedTo, let reason):
+                movedAside = true
                 console.notice(
                     "\(file.url.path) \(reason); moved it to \(movedTo.lastPathComponent) and started "
                         + "without \(what)"

@@ -19,6 +19,14 @@ struct Session: Sendable {
     let mode: Mode
     /// Today's date, from the clock or from `--today`.
     let today: @Sendable () -> Day
+    /// Why the board cannot be changed (path and cause), or `nil` when it can.
+    var readOnlyReason: String?
+    /// Where the board is saved, for messages; `nil` when it lives in memory.
+    var tasksPath: String?
+    /// Whether a file of the data folder was moved aside when the board was opened: the run then exits
+    /// non-zero, so that a script does not carry on as if nothing happened.
+    var movedAside = false
+    let events = SessionEvents()
 
     var theme: Theme { console.theme }
 
@@ -44,6 +52,44 @@ struct Session: Sendable {
         await board.tasks.send(.tasks(action)).1.lastEvent
     }
 
+    /// Sends a change to the tasks and returns what it did, once it is saved.
+    ///
+    /// Throws without changing anything when the board is read-only. At the prompt and on the command
+    /// line the change is written before this returns, so that "added" is never printed for a change
+    /// that a signal or a full disk would lose; a script keeps the debounced save (one write per burst),
+    /// and its end writes what is left.
+    func change(_ action: TasksAction) async throws(CommandFailure) -> TasksEvent? {
+        try requireWritable()
+        let state = await board.tasks.send(.tasks(action)).1
+        guard mode != .script, board.environment.writeTasks != nil, !state.isSaved else { return state.lastEvent }
+        events.awaitingSave(true)
+        defer { events.awaitingSave(false) }
+        await board.tasks.send(.tasks(.flush))
+        for await state in board.tasks.states() where !state.1.saving.run.isInProgress {
+            guard state.1.isSaved else {
+                events.awaitingSave(false)
+                _ = events.takeSaveFailure(state.1.saving.failureCount)
+                let reason = state.1.saving.lastFailure?.reason ?? "unknown error"
+                throw CommandFailure(
+                    "could not save the change to \(tasksPath ?? "the data folder") (\(reason))",
+                    hint: "it is kept in memory; the next change, and leaving TaskBoard, try again"
+                )
+            }
+            break
+        }
+        return state.lastEvent
+    }
+
+    /// Throws, naming the path and the cause, when the board is read-only.
+    func requireWritable() throws(CommandFailure) {
+        if let readOnlyReason {
+            throw CommandFailure(
+                "cannot change the board: \(readOnlyReason)",
+                hint: "nothing was changed; make it writable, or use another --data-dir"
+            )
+        }
+    }
+
     /// Text for tasks as of today.
     func taskView() async -> TaskView {
         TaskView(theme: theme, today: await board.root.state.today)
@@ -67,9 +113,18 @@ struct Session: Sendable {
 
     /// Finishes the run: waits for a running sync, then writes unsaved changes now. Returns `false`
     /// (after saying why) if the board could not be saved.
-    func finish() async -> Bool {
+    ///
+    /// After a signal (`interrupted`), a running sync is cancelled instead of awaited.
+    func finish(interrupted: Bool = false) async -> Bool {
+        events.finishing()
+        if interrupted, await board.sync.state.1.run.isInProgress {
+            await board.sync.send(.sync(.cancel))
+        }
+        // The end of the run reports the sync itself, not as a background event.
+        _ = events.takeBackgroundSync()
         if await board.sync.state.1.run.isInProgress {
-            console.notice("waiting for the running sync to finish ('cancel' it to stop it)")
+            // No command can be typed any more: Ctrl-C (a SIGINT) is what stops it now.
+            console.notice("waiting for the running sync to finish (Ctrl-C cancels it and leaves)")
             let sync = await SyncProgress.follow(board.sync, console: console)
             if sync.run.isFailed { console.error(SyncStatus.line(sync)) }
         }
@@ -82,7 +137,10 @@ struct Session: Sendable {
         for await state in board.tasks.states() where !state.1.saving.run.isInProgress {
             guard state.1.isSaved else {
                 let reason = state.1.saving.lastFailure?.reason ?? "unknown error"
-                console.error("the board could not be saved (\(reason)); the changes of this run are lost")
+                console.error(
+                    "could not save the board to \(tasksPath ?? "the data folder") (\(reason)); "
+                        + "the changes that were not saved are lost"
+                )
                 return false
             }
             return true
@@ -90,26 +148,30 @@ struct Session: Sendable {
         return true
     }
 
-    /// Reports what happens in the background: failed writes and reminders.
+    /// Reports what happens in the background: failed writes, reminders, and the end of a background
+    /// sync. Each is reported once; a write that is retried is reported when its last attempt fails.
     func reportBackgroundEvents() -> [Subscription] {
         let console = self.console
-        let seenFailures = Mutex(0)
+        let events = self.events
+        let path = tasksPath ?? "the data folder"
         let failures = board.tasks.subscribe(removeStateDuplicates: .keyPath(\.1.saving.failureCount)) { state in
             let saving = state.1.saving
-            let isNew = seenFailures.withLock { seen in
-                defer { seen = saving.failureCount }
-                return saving.failureCount > seen
-            }
-            guard isNew, let failure = saving.lastFailure else { return }
-            let attempt = "attempt \(failure.attempt + 1) of \(saving.settings.maxAttempts)"
-            if failure.willRetry {
-                let delay = saving.run.delay.map { " in \(DurationText.text($0))" } ?? ""
-                console.notice("could not save the board (\(failure.reason), \(attempt)); retrying\(delay)")
+            guard let failure = saving.lastFailure, !failure.willRetry, events.takeSaveFailure(saving.failureCount)
+            else { return }
+            let attempts = failure.attempt == 0 ? "1 attempt" : "\(failure.attempt + 1) attempts"
+            console.error(
+                "could not save the board to \(path) (\(failure.reason), after \(attempts)); "
+                    + "the tasks stay in memory; the next change, and leaving TaskBoard, try again"
+            )
+        }
+        let syncs = board.sync.subscribe(removeStateDuplicates: .keyPath(\.1.run)) { state in
+            let sync = state.1
+            guard !sync.run.isInProgress, events.takeBackgroundSync() else { return }
+            let outcome = SyncStatus.line(sync)
+            if sync.run.isFailed {
+                console.error("background \(outcome)")
             } else {
-                console.error(
-                    "could not save the board (\(failure.reason), \(attempt)); "
-                        + "the tasks stay in memory and the next change tries again"
-                )
+                console.line("background \(sync.direction?.rawValue ?? "sync") finished: \(outcome)")
             }
         }
         let seenReminders = Mutex(0)
@@ -124,6 +186,6 @@ struct Session: Sendable {
                 console.line(theme.warning("reminder: ") + TaskView(theme: theme, today: state.0.today).line(task))
             }
         }
-        return [failures, reminders]
+        return [failures, reminders, syncs]
     }
 }

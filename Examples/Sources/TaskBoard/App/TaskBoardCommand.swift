@@ -54,11 +54,15 @@ struct TaskBoardCommand: AsyncParsableCommand {
             console.error(error.description)
             throw ExitCode.failure
         }
+        let signals = SignalExit(session: session)
         let reporting = session.reportBackgroundEvents()
         defer { for subscription in reporting { subscription.cancel() } }
         guard let script else {
-            await InteractiveMode.run(session)
-            guard await session.finish() else { throw ExitCode.failure }
+            await InteractiveMode.run(session, signals: signals, historyFile: options.dataDirectory.historyFile)
+            await signals.holdIfExiting()
+            let saved = await session.finish()
+            await signals.holdIfExiting()
+            guard saved, !session.movedAside else { throw ExitCode.failure }
             return
         }
         let succeeded: Bool
@@ -69,8 +73,10 @@ struct TaskBoardCommand: AsyncParsableCommand {
             console.error(error.description)
             succeeded = false
         }
+        await signals.holdIfExiting()
         let saved = await session.finish()
-        guard succeeded && saved else { throw ExitCode.failure }
+        await signals.holdIfExiting()
+        guard succeeded && saved && !session.movedAside else { throw ExitCode.failure }
     }
 }
 
@@ -99,6 +105,7 @@ struct OneShot<Command: BoardCommand>: AsyncParsableCommand {
             console.error(error.description)
             throw ExitCode.failure
         }
+        let signals = SignalExit(session: session)
         let reporting = session.reportBackgroundEvents()
         defer { for subscription in reporting { subscription.cancel() } }
         var failed = false
@@ -108,7 +115,10 @@ struct OneShot<Command: BoardCommand>: AsyncParsableCommand {
             console.error(error.description)
             failed = true
         }
+        await signals.holdIfExiting()
         let saved = await session.finish()
-        if failed || !saved { throw ExitCode.failure }
+        await signals.holdIfExiting()
+        // A file moved aside fails the run too, so that a script does not carry on as if all was well.
+        if failed || !saved || session.movedAside { throw ExitCode.failure }
     }
 }

@@ -22,14 +22,57 @@ enum ErrorText {
             "\(path(context.codingPath)) has the wrong type"
         case let error as CocoaError:
             if let underlying = error.userInfo[NSUnderlyingErrorKey] as? POSIXError {
-                String(cString: strerror(underlying.code.rawValue))
+                posix(underlying.code.rawValue)
             } else {
-                error.localizedDescription
+                cocoa(error)
             }
         case let error as POSIXError:
-            String(cString: strerror(error.code.rawValue))
+            posix(error.code.rawValue)
         default:
             "\(error)"
+        }
+    }
+
+    /// Whether retrying cannot help: the permissions, a read-only file system, or a path that is not a
+    /// folder stay as they are until someone changes them. A full disk or an I/O error may pass.
+    static func isPermanent(_ error: any Error) -> Bool {
+        let permanent: Set<Int32> = [EACCES, EPERM, EROFS, ENOTDIR, EISDIR]
+        switch error {
+        case is DataDirectory.ReadOnlyFile:
+            return true
+        case let error as POSIXError:
+            return permanent.contains(error.code.rawValue)
+        case let error as CocoaError:
+            if let underlying = error.userInfo[NSUnderlyingErrorKey] as? POSIXError {
+                return permanent.contains(underlying.code.rawValue)
+            }
+            return [.fileWriteNoPermission, .fileWriteVolumeReadOnly].contains(error.code)
+        default:
+            return false
+        }
+    }
+
+    /// `errno` in words, starting in lower case: "permission denied", "no space left on device".
+    static func posix(_ code: Int32) -> String {
+        switch code {
+        case ENOSPC: return "disk full"
+        case EROFS: return "read-only file system"
+        case ENOTDIR: return "not a directory"
+        default:
+            let text = String(cString: strerror(code))
+            return text.prefix(1).lowercased() + text.dropFirst()
+        }
+    }
+
+    /// The Foundation file errors that carry no `errno`, in the same words.
+    private static func cocoa(_ error: CocoaError) -> String {
+        switch error.code {
+        case .fileWriteNoPermission, .fileReadNoPermission: posix(EACCES)
+        case .fileWriteVolumeReadOnly: posix(EROFS)
+        case .fileWriteOutOfSpace: posix(ENOSPC)
+        case .fileNoSuchFile, .fileReadNoSuchFile: posix(ENOENT)
+        case .fileWriteFileExists: posix(EEXIST)
+        default: error.localizedDescription
         }
     }
 

@@ -72,10 +72,13 @@ struct JSONFile<Value: Codable & Sendable>: Sendable {
         data.append(0x0A)
         let folder = url.deletingLastPathComponent()
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        // The rename below would replace a document its owner made read-only: refuse instead.
+        if DataDirectory.isReadOnlyFile(url.path) { throw DataDirectory.ReadOnlyFile() }
         let temporary = folder.appendingPathComponent(".\(url.lastPathComponent).tmp-\(UUID().uuidString)")
-        guard FileManager.default.createFile(atPath: temporary.path, contents: nil) else {
-            throw CocoaError(.fileWriteUnknown, userInfo: [NSFilePathErrorKey: temporary.path])
-        }
+        // `open` rather than `FileManager.createFile`, whose failure carries no cause.
+        let descriptor = open(temporary.path, O_WRONLY | O_CREAT | O_EXCL, 0o644)
+        guard descriptor >= 0 else { throw POSIXError(POSIXErrorCode(rawValue: errno) ?? .EIO) }
+        close(descriptor)
         do {
             let handle = try FileHandle(forWritingTo: temporary)
             defer { try? handle.close() }

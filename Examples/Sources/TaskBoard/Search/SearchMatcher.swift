@@ -37,6 +37,10 @@ enum SearchMatcher {
     }
 
     /// Character ranges of every occurrence of `term` in `text`.
+    ///
+    /// An occurrence may start or end inside a character (`👨` in the family emoji `👨‍👩‍👧`, which is
+    /// one character of five scalars); its range then grows to the whole characters it touches, so that
+    /// something is highlighted.
     private static func occurrences(of term: String, in text: String) -> [Range<Int>] {
         var found: [Range<Int>] = []
         var searchStart = text.startIndex
@@ -47,12 +51,26 @@ enum SearchMatcher {
                 range: searchStart..<text.endIndex
             )
         {
-            let lower = text.distance(from: text.startIndex, to: range.lowerBound)
-            let upper = text.distance(from: text.startIndex, to: range.upperBound)
-            found.append(lower..<upper)
-            searchStart = range.upperBound
+            let lower = characterOffset(of: range.lowerBound, in: text, roundingUp: false)
+            let upper = characterOffset(of: range.upperBound, in: text, roundingUp: true)
+            found.append(lower..<max(upper, lower + 1))
+            searchStart = range.upperBound > searchStart ? range.upperBound : text.index(after: searchStart)
         }
         return found
+    }
+
+    /// The offset in characters of `index`, rounded to a character boundary when it falls inside one.
+    private static func characterOffset(of index: String.Index, in text: String, roundingUp: Bool) -> Int {
+        var offset = 0
+        var position = text.startIndex
+        while position < text.endIndex {
+            let next = text.index(after: position)
+            if index == position || (index < next && !roundingUp) { return offset }
+            if index < next { return offset + 1 }
+            offset += 1
+            position = next
+        }
+        return offset
     }
 
     /// Sorts `ranges` and joins the ones that overlap or touch.

@@ -8,10 +8,14 @@ struct StatsCommand: BoardCommand {
         abstract: "Show counts, completion, overdue tasks and the most used tags."
     )
 
-    @Option(help: "How many tags the histogram shows (1-50).")
+    // `.unconditional` so that `--top -1` reaches `validate()` instead of reading `-1` as an option.
+    @Option(parsing: .unconditional, help: "How many tags the histogram shows (1-50).")
     var top: Int?
 
     func validate() throws {
+        if let top, top < 0 {
+            throw ValidationError("--top must not be negative, not \(top); give a number from 1 to 50")
+        }
         if let top, !StatsState.topTagsRange.contains(top) {
             throw ValidationError("--top takes a number from 1 to 50, not \(top)")
         }

@@ -40,6 +40,7 @@ struct CancelCommand: BoardCommand {
     )
 
     func execute(in session: Session) async throws(CommandFailure) {
+        _ = session.events.takeBackgroundSync()
         let before = await session.board.sync.state.1
         guard before.run.isInProgress else {
             session.console.line("no sync is running")
@@ -60,8 +61,19 @@ struct WaitCommand: BoardCommand {
     )
 
     func execute(in session: Session) async throws(CommandFailure) {
-        guard await session.board.sync.state.1.run.isInProgress else {
-            session.console.line("no sync is running")
+        _ = session.events.takeBackgroundSync()
+        let sync = await session.board.sync.state.1
+        guard sync.run.isInProgress else {
+            if let outcome = sync.lastOutcome, sync.run.isFailed {
+                throw CommandFailure(
+                    "no sync is running; the last one ended: \(outcome)",
+                    hint: "'push' or 'pull' to try again"
+                )
+            } else if let outcome = sync.lastOutcome {
+                session.console.line("no sync is running; the last one ended: \(outcome)")
+            } else {
+                session.console.line("no sync is running")
+            }
             return
         }
         try SyncCommands.check(await SyncProgress.follow(session.board.sync, console: session.console))
@@ -84,7 +96,9 @@ struct StatusCommand: BoardCommand {
             sync.autoSync
                 ? "auto-sync: on, every \(DurationText.text(sync.settings.autoSyncInterval))" : "auto-sync: off"
         )
-        if session.board.environment.writeTasks == nil {
+        if let reason = session.readOnlyReason {
+            lines.append("saved: the board is read-only (\(reason))")
+        } else if session.board.environment.writeTasks == nil {
             lines.append("saved: no data folder; the board lives in memory")
         } else if tasks.isSaved {
             lines.append("saved: yes")
@@ -141,9 +155,12 @@ enum SyncCommands {
             let running = before.direction?.rawValue ?? "sync"
             throw CommandFailure("a \(running) is already running", hint: "'wait' for it or 'cancel' it")
         }
+        if direction == .pull { try session.requireWritable() }
+        let inBackground = background && session.mode != .oneShot
+        if inBackground { session.events.startedBackgroundSync() }
         await store.send(.sync(.start(direction)))
-        guard !background || session.mode == .oneShot else {
-            session.console.line("\(direction.rawValue) started in the background")
+        guard !inBackground else {
+            session.console.line("\(direction.rawValue) started in the background; you will be told when it ends")
             return
         }
         try check(await SyncProgress.follow(store, console: session.console))

@@ -57,10 +57,14 @@ struct SaveState: Equatable, Sendable {
         run.succeed()
     }
 
-    mutating func failed(reason: String) {
+    mutating func failed(reason: String, permanent: Bool = false) {
         guard let attempt = run.currentAttempt else { return }
         failureCount += 1
-        run.retryOrFailWith(WriteError(description: reason))
+        if permanent {
+            run.fail(WriteError(description: reason))
+        } else {
+            run.retryOrFailWith(WriteError(description: reason))
+        }
         lastFailure = FailedWrite(attempt: attempt, reason: reason, willRetry: run.isInProgress)
     }
 }

@@ -16,8 +16,9 @@ enum TasksAction: Equatable, Sendable {
     case reminderFired(id: Int)
     /// The save effect wrote `revision` of the board.
     case saved(revision: Int)
-    /// The save effect could not write the board.
-    case saveFailed(reason: String)
+    /// The save effect could not write the board. A `permanent` failure (permission denied, a read-only
+    /// file) is not retried: waiting would not change it.
+    case saveFailed(reason: String, permanent: Bool = false)
     /// Writes unsaved changes now instead of after the delay: for the end of a run.
     case flush
 }

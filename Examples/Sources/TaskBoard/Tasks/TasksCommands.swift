@@ -29,7 +29,7 @@ struct AddCommand: BoardCommand {
 
     func execute(in session: Session) async throws(CommandFailure) {
         let today = await session.board.root.state.today
-        let event = await session.send(
+        let event = try await session.change(
             .add(title: title.joined(separator: " "), tags: tag, due: due?.resolve(today: today))
         )
         try await TaskArguments.report(event, verb: "added", in: session)
@@ -51,7 +51,7 @@ struct EditCommand: BoardCommand {
     var title: [String]
 
     func execute(in session: Session) async throws(CommandFailure) {
-        let event = await session.send(.rename(id: id, title: title.joined(separator: " ")))
+        let event = try await session.change(.rename(id: id, title: title.joined(separator: " ")))
         try await TaskArguments.report(event, verb: "renamed", in: session)
     }
 }
@@ -69,7 +69,7 @@ struct DoneCommand: BoardCommand {
 
     func execute(in session: Session) async throws(CommandFailure) {
         for id in ids {
-            try await TaskArguments.report(await session.send(.complete(id: id)), verb: "done", in: session)
+            try await TaskArguments.report(await session.change(.complete(id: id)), verb: "done", in: session)
         }
     }
 }
@@ -87,7 +87,7 @@ struct ReopenCommand: BoardCommand {
 
     func execute(in session: Session) async throws(CommandFailure) {
         for id in ids {
-            try await TaskArguments.report(await session.send(.reopen(id: id)), verb: "reopened", in: session)
+            try await TaskArguments.report(await session.change(.reopen(id: id)), verb: "reopened", in: session)
         }
     }
 }
@@ -105,7 +105,7 @@ struct DeleteCommand: BoardCommand {
 
     func execute(in session: Session) async throws(CommandFailure) {
         for id in ids {
-            try await TaskArguments.report(await session.send(.delete(id: id)), verb: "deleted", in: session)
+            try await TaskArguments.report(await session.change(.delete(id: id)), verb: "deleted", in: session)
         }
     }
 }
@@ -125,7 +125,7 @@ struct TagCommand: BoardCommand {
     }
 
     func execute(in session: Session) async throws(CommandFailure) {
-        try await TaskArguments.report(await session.send(.tag(id: id, tags: tags)), verb: "tagged", in: session)
+        try await TaskArguments.report(await session.change(.tag(id: id, tags: tags)), verb: "tagged", in: session)
     }
 }
 
@@ -144,7 +144,7 @@ struct UntagCommand: BoardCommand {
     }
 
     func execute(in session: Session) async throws(CommandFailure) {
-        try await TaskArguments.report(await session.send(.untag(id: id, tags: tags)), verb: "untagged", in: session)
+        try await TaskArguments.report(await session.change(.untag(id: id, tags: tags)), verb: "untagged", in: session)
     }
 }
 
@@ -164,7 +164,7 @@ struct DueCommand: BoardCommand {
 
     func execute(in session: Session) async throws(CommandFailure) {
         let today = await session.board.root.state.today
-        let event = await session.send(.setDue(id: id, due: date.resolve(today: today)))
+        let event = try await session.change(.setDue(id: id, due: date.resolve(today: today)))
         try await TaskArguments.report(event, verb: "updated", in: session)
     }
 }
@@ -214,10 +214,22 @@ struct RemindCommand: BoardCommand {
     @Argument(help: "The task number.")
     var id: Int
 
-    @Argument(help: "How long from now: 90, 90s, 5m, 2h.")
-    var delay: String
+    // `.allUnrecognized` so that `-5s` reaches `validate()`, which says it is negative, instead of being
+    // read as an unknown option; `validate()` takes exactly one word.
+    @Argument(parsing: .allUnrecognized, help: ArgumentHelp("How long from now: 90, 90s, 5m, 2h.", valueName: "delay"))
+    var delayWords: [String]
+
+    var delay: String { delayWords.first ?? "" }
 
     func validate() throws {
+        guard delayWords.count == 1 else {
+            throw ValidationError(
+                delayWords.isEmpty ? "say how long from now, like 90s, 5m or 2h" : "give one delay, like 5m"
+            )
+        }
+        if delay.hasPrefix("-"), DurationText.seconds(String(delay.dropFirst())) != nil {
+            throw ValidationError("the delay must not be negative, not '\(delay)'; say how long from now, like 5m")
+        }
         guard DurationText.seconds(delay) != nil else {
             throw ValidationError("'\(delay)' is not a delay; write it like 90s, 5m or 2h")
         }

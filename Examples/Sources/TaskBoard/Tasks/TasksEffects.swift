@@ -20,7 +20,8 @@ enum TasksEffects {
                     try write(board)
                     dispatch(.tasks(.saved(revision: revision)))
                 } catch {
-                    dispatch(.tasks(.saveFailed(reason: ErrorText.describe(error))))
+                    let reason = ErrorText.describe(error)
+                    dispatch(.tasks(.saveFailed(reason: reason, permanent: ErrorText.isPermanent(error))))
                 }
             }
         }

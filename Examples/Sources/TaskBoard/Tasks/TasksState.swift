@@ -116,8 +116,8 @@ struct TasksState: Equatable, Sendable {
             if let task = task(id) { firedReminders.append(task) }
         case .saved(let revision):
             saving.saved(revision: revision)
-        case .saveFailed(let reason):
-            saving.failed(reason: reason)
+        case .saveFailed(let reason, let permanent):
+            saving.failed(reason: reason, permanent: permanent)
         case .flush:
             saving.flush(revision: revision)
         }

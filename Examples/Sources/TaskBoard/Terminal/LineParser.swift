@@ -50,6 +50,9 @@ enum LineParser {
     }
 
     /// Splits a line into words: spaces separate them, quotes group them, `\` escapes one character.
+    ///
+    /// A `'` inside a word is an apostrophe, not a quote (`add it's mine`); only one that starts a word
+    /// opens a quote.
     static func split(_ line: String) throws(CommandFailure) -> [String] {
         var words: [String] = []
         var word = ""
@@ -65,7 +68,7 @@ enum LineParser {
                 escaped = true
             } else if let open = quote {
                 if character == open { quote = nil } else { word.append(character) }
-            } else if character == "\"" || character == "'" {
+            } else if character == "\"" || (character == "'" && !inWord) {
                 quote = character
                 inWord = true
             } else if character.isWhitespace {

@@ -7,15 +7,16 @@ struct SearchView {
         let count = results.hits.count
         let header =
             count == 0
-            ? "no task matches \"\(results.query)\""
-            : "\(count) \(count == 1 ? "task matches" : "tasks match") \"\(results.query)\":"
+            ? "no task matches \"\(TerminalText.escaped(results.query))\""
+            : "\(count) \(count == 1 ? "task matches" : "tasks match") \"\(TerminalText.escaped(results.query))\":"
         lines.append(header)
         for hit in results.hits {
             let task = tasks.first { $0.id == hit.taskID }
             var parts = [theme.bold("#\(hit.taskID)"), task?.isDone == true ? "[x]" : "[ ]"]
             parts.append(theme.highlight(hit.title, ranges: hit.highlights))
             for tag in task?.tags ?? [] {
-                parts.append(hit.matchedTags.contains(tag) ? theme.highlight("#\(tag)") : theme.tag("#\(tag)"))
+                let shown = "#" + TerminalText.escaped(tag)
+                parts.append(hit.matchedTags.contains(tag) ? theme.highlight(shown) : theme.tag(shown))
             }
             if task == nil { parts.append(theme.dim("(deleted since)")) }
             lines.append("  " + parts.joined(separator: " "))

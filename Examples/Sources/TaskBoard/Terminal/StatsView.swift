@@ -19,10 +19,12 @@ struct StatsView {
             return lines
         }
         lines.append("tags:")
-        let width = props.topTags.map(\.tag.count).max() ?? 0
+        // Columns in terminal cells: `#日本` is five cells wide, not three.
+        let names = props.topTags.map { TerminalText.escaped($0.tag) }
+        let width = names.map(TerminalText.width).max() ?? 0
         let most = props.topTags.first?.count ?? 1
-        for entry in props.topTags {
-            let padded = entry.tag.padding(toLength: width, withPad: " ", startingAt: 0)
+        for (entry, name) in zip(props.topTags, names) {
+            let padded = TerminalText.padded(name, toWidth: width)
             let length = max(1, entry.count * barWidth / max(most, 1))
             lines.append("  \(theme.tag("#" + padded)) \(String(repeating: "#", count: length)) \(entry.count)")
         }

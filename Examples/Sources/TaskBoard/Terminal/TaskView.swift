@@ -5,12 +5,12 @@ struct TaskView {
     let theme: Theme
     let today: Day
 
-    /// `#3 [x] Buy milk #home #shop  due tomorrow`
+    /// `#3 [x] Buy milk #home #shop  due tomorrow`, with control characters in the title and tags
+    /// escaped (``TerminalText/escaped(_:)``).
     func line(_ task: TaskItem) -> String {
-        var parts = [
-            theme.bold("#\(task.id)"), task.isDone ? "[x]" : "[ ]", task.isDone ? theme.dim(task.title) : task.title,
-        ]
-        parts += task.tags.map { theme.tag("#\($0)") }
+        let title = TerminalText.escaped(task.title)
+        var parts = [theme.bold("#\(task.id)"), task.isDone ? "[x]" : "[ ]", task.isDone ? theme.dim(title) : title]
+        parts += task.tags.map { theme.tag("#" + TerminalText.escaped($0)) }
         if let due = task.due, !task.isDone {
             parts.append(" " + dueText(due))
         }

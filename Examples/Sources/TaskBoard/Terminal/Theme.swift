@@ -14,7 +14,8 @@ struct Theme: Sendable {
         colors ? style(text, "7") : "[\(text)]"
     }
 
-    /// `text` with the character ranges `ranges` (sorted, not overlapping) highlighted.
+    /// `text` with the character ranges `ranges` (sorted, not overlapping) highlighted, and its control
+    /// characters escaped (``TerminalText/escaped(_:)``).
     func highlight(_ text: String, ranges: [Range<Int>]) -> String {
         let characters = Array(text)
         var result = ""
@@ -23,11 +24,11 @@ struct Theme: Sendable {
             let lower = min(max(range.lowerBound, position), characters.count)
             let upper = min(range.upperBound, characters.count)
             guard lower < upper else { continue }
-            result += String(characters[position..<lower])
-            result += highlight(String(characters[lower..<upper]))
+            result += TerminalText.escaped(String(characters[position..<lower]))
+            result += highlight(TerminalText.escaped(String(characters[lower..<upper])))
             position = upper
         }
-        result += String(characters[position...])
+        result += TerminalText.escaped(String(characters[position...]))
         return result
     }
 

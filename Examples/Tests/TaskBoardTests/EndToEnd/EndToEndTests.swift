@@ -16,22 +16,9 @@ import Testing
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
     }
 
-    /// The `taskboard` executable next to the test bundle.
-    private static func binary() throws -> URL {
-        var candidates = [URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent()]
-        for bundle in Bundle.allBundles where bundle.bundlePath.hasSuffix(".xctest") {
-            candidates.append(bundle.bundleURL.deletingLastPathComponent())
-        }
-        for folder in candidates {
-            let binary = folder.appendingPathComponent("taskboard")
-            if FileManager.default.isExecutableFile(atPath: binary.path) { return binary }
-        }
-        throw CocoaError(.fileNoSuchFile, userInfo: [NSFilePathErrorKey: "taskboard next to \(candidates)"])
-    }
-
     private func run(_ arguments: [String], input: String? = nil) throws -> Run {
         let process = Process()
-        process.executableURL = try Self.binary()
+        process.executableURL = try TaskBoardBinary.url()
         process.arguments = arguments
         var environment = ProcessInfo.processInfo.environment
         environment["NO_COLOR"] = "1"
@@ -145,7 +132,8 @@ import Testing
         try FileManager.default.createDirectory(atPath: data, withIntermediateDirectories: true)
         try "{ half a board".write(toFile: data + "/tasks.json", atomically: true, encoding: .utf8)
         let result = try run(["add", "Fresh start", "--data-dir", data])
-        #expect(result.status == 0)
+        // The command ran, but a file was moved aside: the exit status says so, so a script stops.
+        #expect(result.status == 1)
         let notes = result.errors.split(separator: "\n")
         #expect(notes.count == 1)
         #expect(notes.first?.contains("could not be decoded (not valid JSON); moved it to tasks.json.corrupt-") == true)
@@ -184,5 +172,132 @@ import Testing
         #expect(result.output.contains("pushed 4 tasks"))
         #expect(result.output.contains("failed ("))
         #expect(result.output.contains("push cancelled during attempt 1 of 3"))
+    }
+
+    // MARK: Issue 18
+
+    /// Row: `list` on a corrupt file moved it aside with exit status 0, so a script carried on.
+    @Test func listOnACorruptFileExitsNonZero() throws {
+        defer { try? FileManager.default.removeItem(at: folder) }
+        try FileManager.default.createDirectory(atPath: data, withIntermediateDirectories: true)
+        try "{ half a board".write(toFile: data + "/tasks.json", atomically: true, encoding: .utf8)
+        let result = try run(["list", "--data-dir", data])
+        #expect(result.status == 1)
+        #expect(result.output == "no tasks\n")
+        #expect(result.errors.split(separator: "\n").count == 1)
+    }
+
+    /// Row: `--data-dir` naming a regular file said "File exists" four times.
+    @Test func aDataDirThatIsAFileGetsOneClearMessage() throws {
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let file = folder.appendingPathComponent("plain").path
+        try "x".write(toFile: file, atomically: true, encoding: .utf8)
+        for arguments in [["add", "Milk"], ["list"]] {
+            let result = try run(arguments + ["--data-dir", file])
+            #expect(result.status == 1)
+            #expect(
+                result.errors
+                    == "error: \(file) is a file, not a folder; --data-dir names the folder that holds tasks.json\n"
+            )
+        }
+        #expect(try String(contentsOfFile: file, encoding: .utf8) == "x")
+    }
+
+    /// Row: `chmod 444 tasks.json`, then `add`, silently replaced the file.
+    @Test func aReadOnlyTasksFileIsRespected() throws {
+        defer { try? FileManager.default.removeItem(at: folder) }
+        #expect(try run(["add", "Kept", "--data-dir", data]).status == 0)
+        let file = data + "/tasks.json"
+        let before = try String(contentsOfFile: file, encoding: .utf8)
+        try FileManager.default.setAttributes([.posixPermissions: 0o444], ofItemAtPath: file)
+        let add = try run(["add", "Refused", "--data-dir", data])
+        #expect(add.status == 1)
+        #expect(add.output.isEmpty)
+        #expect(
+            add.errors == "error: cannot change the board: \(file) is read-only "
+                + "(nothing was changed; make it writable, or use another --data-dir)\n"
+        )
+        #expect(try String(contentsOfFile: file, encoding: .utf8) == before)
+        let list = try run(["list", "--data-dir", data])
+        #expect(list.status == 0)
+        #expect(list.output == "1 task:\n  #1 [ ] Kept\n")
+    }
+
+    /// Row: a data folder that cannot be written gave "NSCocoaErrorDomain error 512", retried for
+    /// seconds, with no path.
+    @Test func aFolderWithoutWritePermissionIsNamedWithTheCause() throws {
+        let locked = folder.appendingPathComponent("locked").path
+        try FileManager.default.createDirectory(atPath: locked, withIntermediateDirectories: true)
+        try FileManager.default.setAttributes([.posixPermissions: 0o555], ofItemAtPath: locked)
+        defer {
+            try? FileManager.default.setAttributes([.posixPermissions: 0o755], ofItemAtPath: locked)
+            try? FileManager.default.removeItem(at: folder)
+        }
+        let result = try run(["add", "Milk", "--data-dir", locked])
+        #expect(result.status == 1)
+        #expect(
+            result.errors == "error: cannot change the board: cannot write in \(locked) (permission denied) "
+                + "(nothing was changed; make it writable, or use another --data-dir)\n"
+        )
+        #expect(try FileManager.default.contentsOfDirectory(atPath: locked).isEmpty)
+    }
+
+    /// Row: `--data-dir ""` silently wrote in the current folder.
+    @Test func anEmptyDataDirIsRejected() throws {
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let result = try run(["add", "Milk", "--data-dir", ""])
+        #expect(result.status == 64)
+        #expect(
+            result.errors.hasPrefix("Error: --data-dir needs a folder; an empty path would mean the current folder")
+        )
+    }
+
+    /// Row: `--latency -1`, `stats --top -1` said "Missing expected argument" instead of "must not be
+    /// negative" (`remind 1 -5s` is checked at the prompt's parser, in LineParserTests).
+    @Test func negativeValuesAreRejectedAsNegative() throws {
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let latency = try run(["list", "--latency", "-1", "--data-dir", data])
+        #expect(latency.status == 64)
+        #expect(latency.errors.hasPrefix("Error: --latency must not be negative (it takes seconds), not -1\n"))
+        let top = try run(["stats", "--top", "-1", "--data-dir", data])
+        #expect(top.status == 64)
+        #expect(top.errors.hasPrefix("Error: --top must not be negative, not -1; give a number from 1 to 50\n"))
+        let script = try run(["--script", "-", "--data-dir", data], input: "add Milk\nremind 1 -5s\n")
+        #expect(script.status == 1)
+        #expect(script.errors.hasPrefix("error: stdin:2: the delay must not be negative, not '-5s'"))
+    }
+
+    /// Row: a title with an escape sequence or a newline was printed raw; `search 👨` highlighted nothing.
+    @Test func controlCharactersAreShownEscapedAndEmojiMatchesAreHighlighted() throws {
+        defer { try? FileManager.default.removeItem(at: folder) }
+        #expect(try run(["add", "red \u{1B}[31mX\nnext", "--data-dir", data]).status == 0)
+        #expect(try run(["add", "Call 👨‍👩‍👧", "--data-dir", data]).status == 0)
+        let list = try run(["list", "--data-dir", data])
+        #expect(list.output == "2 tasks:\n  #1 [ ] red \\e[31mX\\nnext\n  #2 [ ] Call 👨‍👩‍👧\n")
+        let search = try run(["search", "👨", "--data-dir", data])
+        #expect(search.output == "1 task matches \"👨\":\n  #2 [ ] Call [👨‍👩‍👧]\n")
+    }
+
+    /// `kill -TERM` during a one-shot push: the sync is cancelled, the board saved, the status 143.
+    @Test func aSignalDuringAOneShotCommandSavesAndExitsWithItsStatus() throws {
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let process = Process()
+        process.executableURL = try TaskBoardBinary.url()
+        process.arguments = ["push", "--data-dir", data, "--latency", "30"]
+        let output = Pipe()
+        process.standardOutput = output
+        process.standardError = FileHandle.nullDevice
+        try process.run()
+        // The status line says the push started: the board is open and the handlers are in place.
+        var seen = Data()
+        while !String(decoding: seen, as: UTF8.self).contains("pushing...") {
+            let chunk = output.fileHandleForReading.availableData
+            guard !chunk.isEmpty else { break }
+            seen.append(chunk)
+        }
+        process.terminate()
+        process.waitUntilExit()
+        #expect(process.terminationStatus == 143)
+        #expect(process.terminationReason == .exit)
     }
 }

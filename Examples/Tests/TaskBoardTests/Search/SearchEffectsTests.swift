@@ -7,8 +7,8 @@ import Testing
 /// The debounced search, on the test store's clock: every state change and every action the search
 /// effect sends is asserted, and nothing sleeps.
 @Suite(.timeLimit(.minutes(1))) struct SearchEffectsTests {
-    private let debounce = Environment(scheduler: ManualScheduler()).searchDebounce
-    private let latency = Environment(scheduler: ManualScheduler()).searchLatency
+    private let debounce = Environment().searchDebounce
+    private let latency = Environment().searchLatency
 
     /// The board as the app builds it, with two tasks; the tests assert the Search state.
     private func makeStore() -> TestStore<SearchSnapshot, AppAction> {
@@ -17,7 +17,8 @@ import Testing
                 nextID: 3,
                 tasks: [TaskItem(id: 1, title: "Buy milk", tags: ["home"]), TaskItem(id: 2, title: "Fix the bike")]
             )
-            return Board(today: TestBoard.day, saved: saved, environment: Environment(scheduler: scheduler)).search
+            let environment = withDependencies { $0.scheduler = scheduler } operation: { Environment() }
+            return Board(today: TestBoard.day, saved: saved, environment: environment).search
         }
     }
 

@@ -62,6 +62,22 @@ import Testing
         TaskItem(id: 3, title: "Café visit", tags: ["errands"]),
     ]
 
+    @Test func aMatchInsideAnEmojiSequenceHighlightsTheWholeCharacter() {
+        let tasks = [TaskItem(id: 1, title: "Call 👨‍👩‍👧 and 👨 today")]
+        let hits = SearchMatcher.hits(for: "👨", in: tasks)
+        #expect(hits.map(\.taskID) == [1])
+        #expect(hits.first?.highlights == [5..<6, 11..<12])
+        let shown = Theme(colors: false).highlight(tasks[0].title, ranges: hits.first?.highlights ?? [])
+        #expect(shown == "Call [👨‍👩‍👧] and [👨] today")
+    }
+
+    @Test func highlightedTitlesShowControlCharactersEscaped() {
+        let title = "red \u{1B}[31mmilk\nnext"
+        let hits = SearchMatcher.hits(for: "milk", in: [TaskItem(id: 1, title: title)])
+        let shown = Theme(colors: false).highlight(title, ranges: hits.first?.highlights ?? [])
+        #expect(shown == #"red \e[31m[milk]\nnext"#)
+    }
+
     @Test func everyWordMustMatchTitleOrTagStart() {
         #expect(SearchMatcher.hits(for: "milk", in: tasks).map(\.taskID) == [1])
         #expect(SearchMatcher.hits(for: "err", in: tasks).map(\.taskID) == [1, 3])

@@ -106,6 +106,16 @@ import Testing
         #expect(state.saving.run.delay == 0)
     }
 
+    @Test func aPermanentFailureIsNotRetried() {
+        var state = reduced(.add(title: "A"))
+        state.reduce(.tasks(.saveFailed(reason: "permission denied", permanent: true)))
+        #expect(state.saving.run.isFailed)
+        #expect(
+            state.saving.lastFailure == SaveState.FailedWrite(attempt: 0, reason: "permission denied", willRetry: false)
+        )
+        #expect(state.items.count == 1)
+    }
+
     @Test func aPullReplacesTheBoardAsItTravelsUp() {
         var state = reduced(.add(title: "Local"))
         let remote = RemoteService.Stored(

@@ -11,6 +11,48 @@ import Testing
         #expect(throws: CommandFailure.self) { try LineParser.split(#"add "open"#) }
     }
 
+    @Test func anApostropheInsideAWordIsNotAQuote() throws {
+        #expect(try LineParser.split("add it's mine") == ["add", "it's", "mine"])
+        #expect(
+            try LineParser.split("add the dogs' bowls --tag home") == ["add", "the", "dogs'", "bowls", "--tag", "home"]
+        )
+        #expect(try LineParser.split("add 'quoted words' it's") == ["add", "quoted words", "it's"])
+        #expect(throws: CommandFailure.self) { try LineParser.split("add 'not closed") }
+    }
+
+    @Test func negativeDelaysAndCountsAreRejectedAsNegative() throws {
+        let delay = #expect(throws: CommandFailure.self) { try LineParser.parse("remind 1 -5s") }
+        #expect(delay?.message == "the delay must not be negative, not '-5s'; say how long from now, like 5m")
+        let top = #expect(throws: CommandFailure.self) { try LineParser.parse("stats --top -1") }
+        #expect(top?.message == "--top must not be negative, not -1; give a number from 1 to 50")
+        guard case .command(let remind) = try LineParser.parse("remind 1 5s") else {
+            Issue.record("expected a command")
+            return
+        }
+        #expect((remind as? RemindCommand)?.delay == "5s")
+        #expect(throws: CommandFailure.self) { try LineParser.parse("remind 1") }
+        #expect(throws: CommandFailure.self) { try LineParser.parse("remind 1 5s 6s") }
+    }
+
+    @Test func globalOptionsRejectNegativeValuesAndAnEmptyDataFolder() {
+        for (arguments, message) in [
+            (["--latency", "-1"], "--latency must not be negative (it takes seconds), not -1"),
+            (["--retry-delay", "-0.5"], "--retry-delay must not be negative (it takes seconds), not -0.5"),
+            (["--fail-first", "-2"], "--fail-first must not be negative (it takes a count), not -2"),
+            (
+                ["--data-dir", ""],
+                "--data-dir needs a folder; an empty path would mean the current folder, so name it ('--data-dir .')"
+            ),
+        ] {
+            do {
+                _ = try GlobalOptions.parse(arguments)
+                Issue.record("\(arguments) was accepted")
+            } catch {
+                #expect(GlobalOptions.message(for: error) == message)
+            }
+        }
+    }
+
     @Test func parsesCommandsAndAliases() throws {
         guard case .command(let command) = try LineParser.parse("add Buy milk -t home --due +2d") else {
             Issue.record("expected a command")
