@@ -17,7 +17,11 @@ import Testing
                 nextID: 3,
                 tasks: [TaskItem(id: 1, title: "Buy milk", tags: ["home"]), TaskItem(id: 2, title: "Fix the bike")]
             )
-            let environment = withDependencies { $0.scheduler = scheduler } operation: { Environment() }
+            let environment = withDependencies {
+                $0.scheduler = scheduler
+            } operation: {
+                Environment()
+            }
             return Board(today: TestBoard.day, saved: saved, environment: environment).search
         }
     }
