@@ -45,6 +45,16 @@ public struct CycleDetection: Sendable, Hashable {
         self.window = window
     }
 
+    /// ``debugDefault`` in debug builds, ``off`` in release builds: what a store made with middleware
+    /// uses unless told otherwise.
+    public static var automatic: CycleDetection {
+        #if DEBUG
+        .debugDefault
+        #else
+        .off
+        #endif
+    }
+
     /// The limits used in debug builds: chains deeper than 32, or more than 1,000 actions of one kind
     /// in one second.
     public static let debugDefault = CycleDetection(maxDepth: 32, maxPerWindow: 1_000, window: 1)

@@ -7,7 +7,12 @@ import Dispatch
 /// nothing for it.
 final class MiddlewareEnvironment<Action>: Sendable {
     /// The node the actions are sent to (the middleware's ``MiddlewareContext/target``).
-    let target: StoreID
+    /// The node the action being handled was sent to.
+    var target: StoreID {
+        currentTarget()
+    }
+
+    private let currentTarget: @Sendable () -> StoreID
 
     /// The tree's serial queue, where the chain and timers of rate limits run.
     let queue: DispatchQueue
@@ -30,7 +35,7 @@ final class MiddlewareEnvironment<Action>: Sendable {
     // the middleware and reducers, if `run` is no longer current.
     let dispatchIfCurrent: @Sendable (_ action: Action, _ run: EffectRun) -> Void
 
-    init(
+    convenience init(
         target: StoreID,
         queue: DispatchQueue,
         scheduler: any DelayScheduler,
@@ -39,7 +44,28 @@ final class MiddlewareEnvironment<Action>: Sendable {
         dispatch: @escaping @Sendable (_ action: Action, _ startIndex: Int) -> Void,
         dispatchIfCurrent: @escaping @Sendable (_ action: Action, _ run: EffectRun) -> Void
     ) {
-        self.target = target
+        self.init(
+            currentTarget: { target },
+            queue: queue,
+            scheduler: scheduler,
+            tasks: tasks,
+            diagnostics: diagnostics,
+            dispatch: dispatch,
+            dispatchIfCurrent: dispatchIfCurrent
+        )
+    }
+
+    /// An environment whose target is read on the queue while an action is handled.
+    init(
+        currentTarget: @escaping @Sendable () -> StoreID,
+        queue: DispatchQueue,
+        scheduler: any DelayScheduler,
+        tasks: TaskRegistry,
+        diagnostics: (any StoreDiagnostics)?,
+        dispatch: @escaping @Sendable (_ action: Action, _ startIndex: Int) -> Void,
+        dispatchIfCurrent: @escaping @Sendable (_ action: Action, _ run: EffectRun) -> Void
+    ) {
+        self.currentTarget = currentTarget
         self.queue = queue
         self.scheduler = scheduler
         self.tasks = tasks

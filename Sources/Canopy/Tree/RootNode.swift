@@ -35,6 +35,12 @@ final class RootNode<State: Sendable, Action: Sendable>: StateNode<State, Action
         initializeCache(initialState)
     }
 
+    deinit {
+        // Work started by id may keep the tree's engine alive through the handles it sends results
+        // with; the root going is what ends it.
+        tree.tasks.cancelAll()
+    }
+
     override func dispatch(_ action: Action) {
         if rootInbox.push(action) {
             scheduleDrain()

@@ -279,8 +279,9 @@ class StateNode<State: Sendable, Action: Sendable>: ActionNode<Action>, StoreNod
         )
         let handle = weakHandle()
         let tree = self.tree
+        let ownID = storeID
         let environment = MiddlewareEnvironment(
-            target: storeID,
+            currentTarget: { tree.currentTargetID() ?? ownID },
             queue: tree.queue,
             scheduler: tree.scheduler,
             tasks: tree.tasks,

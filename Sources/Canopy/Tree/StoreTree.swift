@@ -41,6 +41,9 @@ final class StoreTree: @unchecked Sendable {
     @exclusivity(unchecked) private var cycleDetector: CycleDetector?
     /// While an action is processed with cycle detection on: the kinds of its causes, then its own.
     @exclusivity(unchecked) private(set) var currentCauses: [String]?
+    /// While an action goes through the middleware stage: the node it was sent to (unretained; the
+    /// caller of `process` holds it).
+    @exclusivity(unchecked) private var currentTarget: Unmanaged<TreeNode>?
     /// The nodes the current action was reduced by, the receiving node first and the root last, when
     /// the root has listeners (otherwise nothing is published and the path is not recorded).
     @exclusivity(unchecked) private var path = NodePath()
@@ -133,6 +136,8 @@ final class StoreTree: @unchecked Sendable {
         defer { currentCauses = nil }
         diagnostics?.record(.received(store: node.storeID, action: String(describing: action)))
         if hasMiddleware {
+            currentTarget = .passUnretained(node)
+            defer { currentTarget = nil }
             switch runMiddleware(&action, at: node, startingAt: entry.middlewareStart) {
             case .forwarded:
                 break
@@ -183,6 +188,14 @@ final class StoreTree: @unchecked Sendable {
         return notified
     }
 
+    /// On the queue, while an action goes through the middleware stage: the ID of the node it was sent
+    /// to.
+    func currentTargetID() -> StoreID? {
+        // Safety: set only for the duration of the middleware stage, while `process`'s caller holds
+        // the node.
+        currentTarget?.takeUnretainedValue().storeID
+    }
+
     /// On the queue: runs the middleware of `node` and of its ancestors that take the same actions,
     /// the root's first. Each chain gets the action the chain before it forwarded.
     private func runMiddleware<Action>(
@@ -223,7 +236,9 @@ final class StoreTree: @unchecked Sendable {
         for report in reports {
             if let diagnostics {
                 diagnostics.record(.cycle(store: node.storeID, report: report))
-            } else {
+            } else if case .depth = report.reason {
+                // With nobody to tell, a chain that deep is a programming error worth stopping a debug
+                // build for; a burst of one kind is not, and is left to diagnostics.
                 assertionFailure("\(node.storeID): \(report)")
             }
         }

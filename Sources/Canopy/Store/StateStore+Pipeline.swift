@@ -1,0 +1,129 @@
+public import Dispatch
+
+extension StateStore {
+    /// Creates the root of a new store tree whose actions pass through `middlewares` before any reducer
+    /// of the tree runs.
+    ///
+    /// Middleware attached here sees every action sent to any store of the tree (as far as the action
+    /// type stays the same: a `map(actions:)` translation hides actions below it), in the order given.
+    /// Docs/Pipeline.md describes the whole pipeline.
+    ///
+    /// ```swift
+    /// let store = StateStore<Board, BoardAction>(
+    ///     Board(),
+    ///     middlewares: [.init("validate") { action, context in
+    ///         if case .add(let title) = action, title.isEmpty { return }  // blocked
+    ///         context.next(action)
+    ///     }],
+    ///     reducer: Board.reduce
+    /// )
+    /// ```
+    ///
+    /// - Parameters:
+    ///   - initialState: The state before any action.
+    ///   - qos: The quality of service of the tree's queue.
+    ///   - scheduler: The clock for every delay of the tree.
+    ///   - middlewares: Run in order for each action, before the reducers.
+    ///   - resolvers: Turn what a middleware throws into recovery actions, in order.
+    ///   - diagnostics: The one observer of the tree's runtime events; `nil` costs nothing.
+    ///   - cycleDetection: The limits on causal depth and frequency per action kind that are reported.
+    ///   - reducer: Applies each action to the root state.
+    public init(
+        _ initialState: State,
+        qos: DispatchQoS = .userInteractive,
+        scheduler: any DelayScheduler = DispatchDelayScheduler(),
+        middlewares: [Middleware<State, Action>],
+        resolvers: [ErrorResolver<State, Action>] = [],
+        diagnostics: (any StoreDiagnostics)? = nil,
+        cycleDetection: CycleDetection = .automatic,
+        reducer: @escaping Reducer<State, Action>
+    ) {
+        self.init(
+            root: initialState,
+            qos: qos,
+            scheduler: scheduler,
+            diagnostics: diagnostics,
+            cycleDetection: cycleDetection,
+            reducer: reducer
+        )
+        if !middlewares.isEmpty || !resolvers.isEmpty {
+            use(middlewares, resolvers: resolvers)
+        }
+    }
+
+    /// Attaches `middleware` to this store, after the middleware attached before.
+    ///
+    /// On the root it sees every action of the tree; on a child, the actions sent to the child and to
+    /// its descendants, after the root's middleware. Actions dispatched from this thread after the call
+    /// pass through it; those dispatched before do not.
+    ///
+    /// ```swift
+    /// tasks.use(.throttle({ $0 == .sync }, for: 1))
+    /// ```
+    ///
+    /// - Parameter middleware: The middleware to add.
+    /// - Returns: This store.
+    @discardableResult
+    public func use(_ middleware: Middleware<State, Action>) -> Self {
+        use([middleware], resolvers: [])
+    }
+
+    /// Attaches `middlewares` and `resolvers` to this store, after those attached before.
+    ///
+    /// - Parameters:
+    ///   - middlewares: The middleware to add, in order.
+    ///   - resolvers: The error resolvers to add, in order.
+    /// - Returns: This store.
+    @discardableResult
+    public func use(
+        _ middlewares: [Middleware<State, Action>],
+        resolvers: [ErrorResolver<State, Action>] = []
+    ) -> Self {
+        guard let node = node as? StateNode<State, Action> else {
+            preconditionFailure(
+                "use(_:) was called on a map(state:), flatMap(state:) or map(actions:) store; attach middleware "
+                    + "to the store it views"
+            )
+        }
+        node.enqueue { node.use(middlewares, resolvers: resolvers) }
+        return self
+    }
+
+    /// Sends `action` to this store and calls `completion` once with what became of it: the state right
+    /// after it was reduced, `.blocked` when a middleware did not pass it on, or `.failed` with what a
+    /// middleware threw.
+    ///
+    /// `completion` runs on the store's queue, right after the action was handled.
+    ///
+    /// ```swift
+    /// store.dispatch(.add("Buy milk")) { outcome in
+    ///     if case .blocked = outcome { print("not added") }
+    /// }
+    /// ```
+    ///
+    /// - Parameters:
+    ///   - action: The action to send.
+    ///   - completion: Receives the outcome, on the store's queue.
+    public func dispatch(
+        _ action: Action,
+        completion: @escaping @Sendable (DispatchOutcome<State>) -> Void
+    ) {
+        node.dispatch(action, entry: EntryContext(), completion: completion)
+    }
+}
+
+extension AnyStore {
+    /// Sends `action` and calls `completion` once with what became of it; see
+    /// ``StateStore/dispatch(_:completion:)``. Through a weak handle whose store is gone, the outcome is
+    /// `.failed` with ``StoreReleasedError``.
+    ///
+    /// - Parameters:
+    ///   - action: The action to send.
+    ///   - completion: Receives the outcome, on the store's queue (or at once when the store is gone).
+    public func dispatch(
+        _ action: Action,
+        completion: @escaping @Sendable (DispatchOutcome<State>) -> Void
+    ) {
+        node.dispatch(action, entry: EntryContext(), completion: completion)
+    }
+}

@@ -1,0 +1,305 @@
+import Dispatch
+import Testing
+
+@testable import Canopy
+
+/// The pipeline as a store runs it: middleware before the reducers, outcomes, resolvers, work by id,
+/// rate limits on the manual clock, diagnostics and cycle reports.
+@Suite(.timeLimit(.minutes(1))) struct StorePipelineTests {
+    enum Action: Sendable, Equatable {
+        case add(Int)
+        case record(String)
+        case fail
+        case recover
+        case search(String)
+        case found(String)
+        case ping(Int)
+    }
+
+    struct Failure: Error, Equatable {}
+
+    /// Keeps what the middleware and reducers did, in order.
+    private static func reducer(_ log: StateRecorder<String>) -> Reducer<[String], Action> {
+        { state, action in
+            log.record("reduce \(action)")
+            state.append("\(action)")
+        }
+    }
+
+    @Test func middlewareRunsInOrderBeforeTheReducerWithTheStateBefore() async {
+        let log = StateRecorder<String>()
+        let store = StateStore<[String], Action>(
+            [],
+            middlewares: [
+                Middleware("first") { action, context in
+                    log.record("first \(action) on \(context.state.count) at \(context.target)")
+                    context.next(action)
+                },
+                Middleware("second") { action, context in
+                    log.record("second \(action)")
+                    context.next(action)
+                },
+            ],
+            reducer: Self.reducer(log)
+        )
+        await store.send(.add(1))
+        await store.send(.add(2))
+        #expect(
+            log.values == [
+                "first add(1) on 0 at root", "second add(1)", "reduce add(1)",
+                "first add(2) on 1 at root", "second add(2)", "reduce add(2)",
+            ]
+        )
+    }
+
+    @Test func aMiddlewareCanBlockTransformAndDispatch() async {
+        let log = StateRecorder<String>()
+        let store = StateStore<[String], Action>(
+            [],
+            middlewares: [
+                Middleware("rules") { action, context in
+                    switch action {
+                    case .add(let value) where value < 0:
+                        return  // blocked
+                    case .add(let value) where value > 100:
+                        context.next(.add(100))  // transformed
+                    case .record:
+                        context.dispatch(.add(7))  // queued after this action
+                        context.next(action)
+                    default:
+                        context.next(action)
+                    }
+                }
+            ],
+            reducer: Self.reducer(log)
+        )
+        await store.send(.add(-1))
+        await store.send(.add(500))
+        await store.send(.record("x"))
+        #expect(await store.state == ["add(100)", "record(\"x\")", "add(7)"])
+    }
+
+    @Test func dispatchWithACompletionReportsEachOutcome() async {
+        let outcomes = StateRecorder<String>()
+        let store = StateStore<[String], Action>(
+            [],
+            middlewares: [
+                Middleware("gate") { action, context in
+                    if action == .fail { throw Failure() }
+                    if action == .add(0) { return }
+                    context.next(action)
+                }
+            ],
+            reducer: Self.reducer(StateRecorder())
+        )
+        let record: @Sendable (DispatchOutcome<[String]>) -> Void = { outcome in
+            switch outcome {
+            case .reduced(let state): outcomes.record("reduced \(state.count)")
+            case .blocked: outcomes.record("blocked")
+            case .failed(let error): outcomes.record("failed \(error is Failure)")
+            }
+        }
+        store.dispatch(.add(1), completion: record)
+        store.dispatch(.add(0), completion: record)
+        store.dispatch(.fail, completion: record)
+        store.eraseToAnyStore().dispatch(.add(2), completion: record)
+        #expect(await outcomes.waitFor(count: 4) == ["reduced 1", "blocked", "failed true", "reduced 2"])
+    }
+
+    @Test func aResolverTurnsAThrownErrorIntoARecoveryActionAndTheRestReachDiagnostics() async {
+        let events = EventRecorder()
+        let store = StateStore<[String], Action>(
+            [],
+            middlewares: [
+                Middleware("thrower") { action, context in
+                    if action == .fail { throw Failure() }
+                    if action == .record("unhandled") { throw CancellationError() }
+                    context.next(action)
+                }
+            ],
+            resolvers: [
+                ErrorResolver("recover") { error, context in
+                    guard error is Failure else { return .forward(error) }
+                    context.dispatch(.recover)
+                    return .resolved
+                }
+            ],
+            diagnostics: events,
+            reducer: Self.reducer(StateRecorder())
+        )
+        await store.send(.fail)
+        await store.send(.record("unhandled"))
+        #expect(await store.state == ["recover"])
+        #expect(events.lines.filter { $0.contains("unhandled error") }.count == 1)
+    }
+
+    @Test func rootMiddlewareRunsBeforeAChildsAndSeesTheChildsActions() async {
+        let log = StateRecorder<String>()
+        let root = StateStore<[String], Action>(
+            [],
+            middlewares: [
+                Middleware("root") { action, context in
+                    log.record("root sees \(action) for \(context.target)")
+                    context.next(action)
+                }
+            ],
+            reducer: { _, _ in }
+        )
+        let child = root.with(0) { count, _ in count += 1 }
+        child.use(
+            Middleware("child") { action, context in
+                log.record("child sees \(action)")
+                context.next(action)
+            }
+        )
+        await child.send(.add(1))
+        await root.send(.add(2))
+        #expect(log.values == ["root sees add(1) for root/0", "child sees add(1)", "root sees add(2) for root"])
+        #expect(await child.state.1 == 1)
+    }
+
+    @Test func startingWorkUnderABusyIdCancelsTheOldRunAndDropsItsLateResults() async {
+        let scheduler = ManualScheduler()
+        let started = StateRecorder<String>()
+        let store = StateStore<[String], Action>(
+            [],
+            scheduler: scheduler,
+            middlewares: [
+                Middleware("search") { action, context in
+                    if case .search(let query) = action {
+                        context.run(id: "search", cancelInFlight: true) { task in
+                            started.record(query)
+                            try await task.sleep(for: 1)
+                            task.send(.found(query))
+                        }
+                    }
+                    context.next(action)
+                }
+            ],
+            reducer: Self.reducer(StateRecorder())
+        )
+        await store.send(.search("a"))
+        _ = await started.waitFor(count: 1)
+        await store.send(.search("ab"))
+        _ = await started.waitFor(count: 2)
+        await waitUntilScheduled(scheduler, count: 1)
+        scheduler.advance(by: 1)
+        let final = await waitForState(store) { $0.contains("found(\"ab\")") }
+        #expect(final == ["search(\"a\")", "search(\"ab\")", "found(\"ab\")"])
+    }
+
+    @Test func throttleLetsTheFirstThroughAndBlocksRepeatsWithinTheInterval() async {
+        let scheduler = ManualScheduler()
+        let store = StateStore<[String], Action>(
+            [],
+            scheduler: scheduler,
+            middlewares: [.throttle({ if case .ping = $0 { true } else { false } }, for: 1)],
+            reducer: Self.reducer(StateRecorder())
+        )
+        await store.send(.ping(1))
+        await store.send(.ping(2))
+        await store.send(.add(1))
+        scheduler.advance(by: 1)
+        await store.send(.ping(3))
+        #expect(await store.state == ["ping(1)", "add(1)", "ping(3)"])
+    }
+
+    @Test func diagnosticsHearOfReceivedReducedAndBlockedActions() async {
+        let events = EventRecorder()
+        let store = StateStore<[String], Action>(
+            [],
+            middlewares: [
+                Middleware("no negatives") { action, context in if action != .add(-1) { context.next(action) } }
+            ],
+            diagnostics: events,
+            reducer: Self.reducer(StateRecorder())
+        )
+        await store.send(.add(1))
+        await store.send(.add(-1))
+        let lines = events.lines
+        #expect(lines.contains("root received add(1)"))
+        #expect(lines.contains { $0.hasPrefix("root reduced add(1) in ") })
+        #expect(lines.contains("root blocked add(-1) in middleware \"no negatives\""))
+        #expect(!lines.contains { $0.hasPrefix("root reduced add(-1)") })
+    }
+
+    @Test func aChainDeeperThanTheLimitIsReportedAndNoActionIsDropped() async {
+        let events = EventRecorder()
+        let store = StateStore<[String], Action>(
+            [],
+            middlewares: [
+                Middleware("echo") { action, context in
+                    if case .ping(let n) = action, n < 5 { context.dispatch(.ping(n + 1)) }
+                    context.next(action)
+                }
+            ],
+            diagnostics: events,
+            cycleDetection: CycleDetection(maxDepth: 3, maxPerWindow: nil),
+            reducer: Self.reducer(StateRecorder())
+        )
+        await store.send(.ping(1))
+        let final = await waitForState(store) { $0.count == 5 }
+        #expect(final.count == 5)
+        let cycles = events.lines.filter {
+            $0.contains("cycle: chain of 4 actions (limit 3): ping → ping → ping → ping")
+        }
+        #expect(cycles.count == 1)
+    }
+
+    @Test func releasingTheStoreCancelsItsWorkById() async {
+        let cancelled = StateRecorder<Bool>()
+        var store: StateStore<[String], Action>? = StateStore(
+            [],
+            middlewares: [
+                Middleware("work") { action, context in
+                    context.run(id: 1) { _ in
+                        await withTaskCancellationHandler {
+                            await withCheckedContinuation { (_: CheckedContinuation<Void, Never>) in }
+                        } onCancel: {
+                            cancelled.record(true)
+                        }
+                    }
+                    context.next(action)
+                }
+            ],
+            reducer: Self.reducer(StateRecorder())
+        )
+        await store?.send(.add(1))
+        store = nil
+        #expect(await cancelled.waitFor(count: 1) == [true])
+    }
+
+    // MARK: Helpers
+
+    /// Returns once `scheduler` has `count` pieces of work pending (a task reached its sleep).
+    private func waitUntilScheduled(_ scheduler: ManualScheduler, count: Int) async {
+        for _ in 0..<10_000 where scheduler.pendingCount < count {
+            await Task.yield()
+        }
+    }
+
+    /// The state once `condition` holds, re-reading after each turn of the queue.
+    private func waitForState(
+        _ store: StateStore<[String], Action>,
+        until condition: ([String]) -> Bool
+    ) async -> [String] {
+        var state = await store.state
+        for _ in 0..<10_000 where !condition(state) {
+            await Task.yield()
+            state = await store.state
+        }
+        return state
+    }
+}
+
+/// Records every diagnostics event as its one-line description.
+private final class EventRecorder: StoreDiagnostics {
+    private let recorded = LockedValue<[String]>([])
+
+    var lines: [String] { recorded.withLock { $0 } }
+
+    func record(_ event: StoreEvent) {
+        let line = event.description
+        recorded.withLock { $0.append(line) }
+    }
+}
