@@ -7,9 +7,11 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
-# Test helpers that record an issue when what they check does not hold, separated by `|`. None yet:
-# add a helper here only if it asserts the behaviour under test (a bounded wait does not).
-helpers=''
+# Test helpers that record an issue when what they check does not hold, separated by `|`. Add a helper
+# here only if it asserts the behaviour under test (a bounded wait does not):
+# - a `TestStore`'s `send`, `receive` and `finish` (CanopyTesting) compare states and received actions;
+# - the prompt tests' `waitForLine` / `waitForScreen` throw unless the screen shows what is expected.
+helpers='store\\.send|store\\.receive|store\\.finish|waitForLine|waitForScreen'
 
 dirs=("$@")
 [ ${#dirs[@]} -gt 0 ] || dirs=(Tests Examples/Tests)
