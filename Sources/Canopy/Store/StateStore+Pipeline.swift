@@ -89,6 +89,13 @@ extension StateStore {
         return self
     }
 
+    /// This store's place in its tree: the child indices from the root down (`root/1/0`), the same for
+    /// a tree built the same way. Middleware sees it as ``MiddlewareContext/target``; an action log
+    /// records it. A view has the ID of the store it views.
+    public var storeID: StoreID {
+        node.storeID
+    }
+
     /// Sends `action` to this store and calls `completion` once with what became of it: the state right
     /// after it was reduced, `.blocked` when a middleware did not pass it on, or `.failed` with what a
     /// middleware threw.
@@ -113,6 +120,11 @@ extension StateStore {
 }
 
 extension AnyStore {
+    /// This store's place in its tree; see ``StateStore/storeID``.
+    public var storeID: StoreID {
+        node.storeID
+    }
+
     /// Sends `action` and calls `completion` once with what became of it; see
     /// ``StateStore/dispatch(_:completion:)``. Through a weak handle whose store is gone, the outcome is
     /// `.failed` with ``StoreReleasedError``.

@@ -62,6 +62,9 @@ protocol StoreNode<State, Action>: AnyObject, Sendable {
     /// Effects and async actions send their results through it.
     func weakHandle() -> any StoreNode<State, Action>
 
+    /// The place in the tree of the node this handle reaches (for a view, the node it views).
+    var storeID: StoreID { get }
+
     /// The node that children made with `with(_:reducer:)` hang from: this node, or, for a view, a node
     /// that applies the view's transforms inside the tree.
     func nodeForChildren() -> StateNode<State, Action>

@@ -37,6 +37,8 @@ final class ViewNode<ParentState: Sendable, ParentAction: Sendable, State: Senda
 
     var tree: StoreTree { parent.tree }
 
+    var storeID: StoreID { parent.storeID }
+
     func dispatch(_ action: Action) {
         let translated = transformAction(action)
         if let asyncAction = runsHere(action, translated: translated) {

@@ -14,10 +14,12 @@ import Foundation
 final class WeakNode<State: Sendable, Action: Sendable>: StoreNode, InboxReceiver {
     private weak let target: StateNode<State, Action>?
     let tree: StoreTree
+    let storeID: StoreID
 
     init(_ target: StateNode<State, Action>) {
         self.target = target
         self.tree = target.tree
+        self.storeID = target.storeID
     }
 
     func dispatch(_ action: Action) {

@@ -303,3 +303,17 @@ private final class EventRecorder: StoreDiagnostics {
         recorded.withLock { $0.append(line) }
     }
 }
+
+@Suite struct StoreIDTests {
+    @Test func storesAreNamedByTheirPlaceInTheTree() {
+        let root = StateStore<Int, Int>(0) { _, _ in }
+        let first = root.with(0) { _, _ in }
+        let second = root.with(0) { _, _ in }
+        let grandchild = second.with("") { _, _ in }
+        #expect(root.storeID.description == "root")
+        #expect(first.storeID.description == "root/0")
+        #expect(grandchild.storeID == StoreID(path: [1, 0]))
+        #expect(second.map(state: \.1).storeID == second.storeID)
+        #expect(second.weakStore().storeID == second.storeID)
+    }
+}
