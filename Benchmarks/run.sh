@@ -148,6 +148,8 @@ if [[ $callgrind == 1 ]]; then
     }
     for system in floor-sync floor-queue canopy; do
         per_unit "W1.$system" "$callgrind_size" "$callgrind_size" w1 --system "$system"
+        # W1 with one pass-through middleware (callgrind only: the suite does not time it).
+        per_unit "W1mw.$system" "$callgrind_size" "$callgrind_size" w1-middleware --system "$system"
         # W3: 10 children, so per child = per action / 10.
         per_unit "W3.$system" 10000 100000 w3 --system "$system" --latency-samples 0
         for children in 10 100 1000; do
@@ -160,7 +162,7 @@ if [[ $callgrind == 1 ]]; then
             'BEGIN { printf "%.2f", (a - b) / 100 }')"
         per_unit "subscribe.$system" 10000 10000 subscribe --system "$system"
     done
-    callgrind_note="valgrind --tool=callgrind, (Ir at N − Ir at 0) / N, median of 3: W1 at N = $callgrind_size actions; W3 at 10,000 actions, per child; tree width at 2,000 actions; dedup filter from W2 at 2,000 actions with 100 subscriptions and with none; subscribe at 10,000 subscriptions"
+    callgrind_note="valgrind --tool=callgrind, (Ir at N − Ir at 0) / N, median of 3: W1 (with and without middleware) at N = $callgrind_size actions; W3 at 10,000 actions, per child; tree width at 2,000 actions; dedup filter from W2 at 2,000 actions with 100 subscriptions and with none; subscribe at 10,000 subscriptions"
 fi
 
 # --- The table ------------------------------------------------------------------------------------
@@ -191,6 +193,14 @@ row "W1 actions/s" "$(rate "$(v W1.floor-sync.rate)")" "$(rate "$(v W1.floor-que
     "$(rate "$(v W1.canopy.rate)")" "$(ratio "$(v W1.ratio)")" "≥ 4.0× fq" "$(holds "$(v W1.ratio)" ">=" 4000)"
 row "W1 instructions/action" "$(i W1.floor-sync)" "$(i W1.floor-queue)" "$(i W1.canopy)" "" "≤ 350" \
     "$(iholds W1.canopy "<=" 350)"
+w1mwRelative=""
+if [[ $callgrind == 1 ]]; then
+    w1mwRelative="$(times "${instructions[W1mw.canopy]}" "${instructions[W1.canopy]}") W1"
+fi
+row "W1 + 1 pass-through middleware instructions/action" "$(i W1mw.floor-sync)" "$(i W1mw.floor-queue)" \
+    "$(i W1mw.canopy)" "$w1mwRelative" "≤ 1.3× W1" \
+    "$(if [[ $callgrind == 1 ]]; then holds "$(awk -v a="${instructions[W1mw.canopy]}" \
+        -v b="${instructions[W1.canopy]}" 'BEGIN { print a / b }')" "<=" 1.3; fi)"
 row "W1 allocations/action" "$(per_action "$(v W1.floor-sync.allocations)")" \
     "$(per_action "$(v W1.floor-queue.allocations)")" "$(per_action "$(v W1.canopy.allocations)")" "" "≤ 1" \
     "$(holds "$(v W1.canopy.allocations)" "<=" 1000000)"

@@ -22,6 +22,8 @@ for children in 10 100 1000; do
     echo "smoke: tree-width with $children children, 2000 actions to one"
     "$tool" tree-width --system all --children "$children" --size 2000
 done
+echo "smoke: W1 with one pass-through middleware, 200000 actions"
+"$tool" w1-middleware --system all --size 200000
 echo "smoke: subscribe, 2000 subscriptions"
 "$tool" subscribe --system all --size 2000
 echo "smoke: dropped-children, 2000 iterations"

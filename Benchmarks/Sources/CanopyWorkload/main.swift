@@ -11,10 +11,11 @@ import Darwin
 //     canopy-workload <workload…|all> [--system floor-sync|floor-queue|canopy|all] [--size N]
 //                     [--children K] [--observers N] [--latency-samples N] [--quiet]
 //
-// Workloads: w1–w5, tree-width, subscribe, dropped-children (Canopy only). `--size` is the number of
-// actions (W1–W3, tree-width), subscribers and children (W4), actions per producer (W5), subscriptions
-// (subscribe) or loop iterations (dropped-children). `--children` is tree-width's width, `--observers`
-// W2's number of subscriptions, `--latency-samples` W3's latency samples (0 for throughput only).
+// Workloads: w1–w5, w1-middleware, tree-width, subscribe, dropped-children (Canopy only). `--size` is
+// the number of actions (W1–W3, w1-middleware, tree-width), subscribers and children (W4), actions per
+// producer (W5), subscriptions (subscribe) or loop iterations (dropped-children). `--children` is
+// tree-width's width, `--observers` W2's number of subscriptions, `--latency-samples` W3's latency
+// samples (0 for throughput only).
 //
 // `smoke.sh` runs every workload at a small size; `run.sh` runs them under callgrind at two sizes to count
 // instructions per action or per subscription. A failed check prints the reason and exits with status 1.
@@ -29,12 +30,12 @@ struct Options {
     var quiet = false
 }
 
-let allWorkloads = ["w1", "w2", "w3", "w4", "w5", "tree-width", "subscribe", "dropped-children"]
+let allWorkloads = ["w1", "w1-middleware", "w2", "w3", "w4", "w5", "tree-width", "subscribe", "dropped-children"]
 
 func usage() -> Never {
     print(
         """
-        usage: canopy-workload <w1|w2|w3|w4|w5|tree-width|subscribe|dropped-children|all>...
+        usage: canopy-workload <w1|w1-middleware|w2|w3|w4|w5|tree-width|subscribe|dropped-children|all>...
                                [--system floor-sync|floor-queue|canopy|all] [--size N] [--children K]
                                [--observers N] [--latency-samples N] [--quiet]
         """
@@ -103,6 +104,9 @@ func run(_ workload: String, _ system: System, _ options: Options) throws(CheckF
     case "w1":
         let result = try W1DispatchThroughput.run(system, actions: size ?? W1DispatchThroughput.defaultActions)
         return "W1 \(system.rawValue) (\(result.actions) actions): \(describe(result))"
+    case "w1-middleware":
+        let result = try W1Middleware.run(system, actions: size ?? W1DispatchThroughput.defaultActions)
+        return "W1 middleware \(system.rawValue) (\(result.actions) actions): \(describe(result))"
     case "w2":
         let result = try W2FanOut.run(system, actions: size ?? W2FanOut.defaultActions, observers: options.observers)
         return "W2 \(system.rawValue) (\(result.actions) actions, \(options.observers) subscriptions): "
