@@ -29,20 +29,30 @@ struct ChildList {
     }
 
     /// Calls `body` with every child that is alive and still attached through its entry, in order, and
-    /// removes the other entries.
-    mutating func forEachLive(_ body: (TreeNode) -> Void) {
+    /// removes the other entries. `body` takes the strong reference loaded from the entry, so it can keep
+    /// the child without retaining it again.
+    mutating func forEachLive(_ body: (consuming TreeNode) -> Void) {
+        // An empty array shares its storage: mutable access would allocate a buffer of its own.
+        guard !entries.isEmpty else { return }
         var kept = 0
-        for index in entries.indices {
-            guard let node = entries[index].node,
-                node.isAttached, node.attachGeneration == entries[index].generation
-            else { continue }
-            body(node)
-            if kept != index {
-                entries.swapAt(kept, index)
+        let count = entries.count
+        entries.withUnsafeMutableBufferPointer { entries in
+            // Safety: `index` and `kept` stay below `count`, the buffer's size; each entry is read in
+            // place (copying one out would copy its weak reference, which costs more than loading it).
+            guard let base = entries.baseAddress else { return }
+            for index in 0..<count {
+                let entry = base + index
+                guard let node = entry.pointee.node,
+                    node.isAttached, node.attachGeneration == entry.pointee.generation
+                else { continue }
+                body(node)
+                if kept != index {
+                    swap(&entry.pointee, &base[kept])
+                }
+                kept += 1
             }
-            kept += 1
         }
-        if kept < entries.count {
+        if kept < count {
             entries.removeSubrange(kept...)
         }
     }

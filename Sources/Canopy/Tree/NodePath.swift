@@ -20,14 +20,11 @@ struct NodePath: ~Copyable {
         nodes.deallocate()
     }
 
-    var last: TreeNode? {
-        count > 0 ? self[count - 1] : nil
-    }
-
-    subscript(index: Int) -> TreeNode {
+    /// The node at `index`, unretained: the caller relies on the path's guarantee that it stays alive
+    /// while the action is processed.
+    subscript(index: Int) -> Unmanaged<TreeNode> {
         precondition(index >= 0 && index < count, "Internal inconsistency: path index \(index) of \(count)")
-        // Safety: the node is alive while the path holds it (see the type's comment).
-        return nodes[index].takeUnretainedValue()
+        return nodes[index]
     }
 
     /// Whether `node` is the node at `index`, compared by identity without retaining either.

@@ -266,42 +266,71 @@ final class StoreTree: @unchecked Sendable {
     /// depth-first order: a node's observers run before its children's, children in attach order.
     private func publishDown() -> Int {
         var notified = 0
-        guard let root = path.last else { return notified }
-        stack.append(Visit(node: root, parentChanged: false, pathIndex: path.count - 1))
+        guard path.count > 0 else { return notified }
+        let top = path.count - 1
+        stack.append(Visit(node: path[top], isRetained: false, parentChanged: false, pathIndex: top))
         while let visit = stack.popLast() {
-            let node = visit.node
-            let onPath = visit.pathIndex >= 0
-            let changed = node.refresh(parentChanged: visit.parentChanged, onPath: onPath)
-            node.notifyObservers()
-            notified += node.observerCount
-            if changed {
-                let firstChild = stack.count
-                let pathChildIndex = visit.pathIndex - 1
-                node.forEachChild { child in
-                    let index = pathChildIndex >= 0 && path.holds(child, at: pathChildIndex) ? pathChildIndex : -1
-                    stack.append(Visit(node: child, parentChanged: true, pathIndex: index))
-                }
-                // Children were pushed in order; the walk pops them, so reverse them in place.
-                var low = firstChild
-                var high = stack.count - 1
-                while low < high {
-                    stack.swapAt(low, high)
-                    low += 1
-                    high -= 1
-                }
-            } else if visit.pathIndex > 0 {
-                let pathChild = path[visit.pathIndex - 1]
-                if pathChild.isAttached {
-                    stack.append(Visit(node: pathChild, parentChanged: false, pathIndex: visit.pathIndex - 1))
-                }
+            // Safety: a node on the path is alive while the action is processed (see `NodePath`); any
+            // other node was retained when it was pushed (`isRetained`) and is released here, after its
+            // turn. Visits hold their nodes unmanaged so that moving them through the stack costs no
+            // reference counting (every node has a side table, where each retain and release takes the
+            // slow path). Every visit pushed is popped: the loop runs until the stack is empty.
+            notified += visit.node._withUnsafeGuaranteedRef { node in
+                visitNode(node, visit)
+            }
+            if visit.isRetained {
+                visit.node.release()
             }
         }
         return notified
     }
 
+    /// On the queue, during the walk down: refreshes and notifies `node`, and pushes the children to
+    /// visit next. Returns how many observers were called.
+    @inline(__always)
+    private func visitNode(_ node: TreeNode, _ visit: Visit) -> Int {
+        let onPath = visit.pathIndex >= 0
+        let changed = node.refresh(parentChanged: visit.parentChanged, onPath: onPath)
+        node.notifyObservers()
+        if changed {
+            let firstChild = stack.count
+            let pathChildIndex = visit.pathIndex - 1
+            node.forEachChild { child in
+                let index = pathChildIndex >= 0 && path.holds(child, at: pathChildIndex) ? pathChildIndex : -1
+                // The child stays retained until its visit is over: an observer may drop its last handle
+                // while it waits in the stack. The strong reference loaded from the child list is kept for
+                // that: the retain below pairs with `child`'s release at the end of this closure, and the
+                // optimiser removes both.
+                let unmanaged = Unmanaged.passUnretained(child)
+                stack.append(Visit(node: unmanaged, isRetained: true, parentChanged: true, pathIndex: index))
+                _ = unmanaged.retain()
+            }
+            // Children were pushed in order; the walk pops them, so reverse them in place.
+            var low = firstChild
+            var high = stack.count - 1
+            while low < high {
+                stack.swapAt(low, high)
+                low += 1
+                high -= 1
+            }
+        } else if visit.pathIndex > 0 {
+            let pathChild = path[visit.pathIndex - 1]
+            // Safety: a node on the path is alive while the action is processed (see `NodePath`).
+            if pathChild._withUnsafeGuaranteedRef(\.isAttached) {
+                stack.append(
+                    Visit(node: pathChild, isRetained: false, parentChanged: false, pathIndex: visit.pathIndex - 1)
+                )
+            }
+        }
+        return node.observerCount
+    }
+
     /// A node the walk down still has to visit.
     private struct Visit {
-        let node: TreeNode
+        /// The node: either on the path, which keeps it alive, or retained for the visit (`isRetained`).
+        let node: Unmanaged<TreeNode>
+        /// Whether the walk retained `node` when it pushed the visit, and releases it after the visit.
+        let isRetained: Bool
         /// Whether the parent's state may have changed.
         let parentChanged: Bool
         /// The node's index in `path`, or -1 when it is off the path.

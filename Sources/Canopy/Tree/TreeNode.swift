@@ -167,7 +167,7 @@ class TreeNode: @unchecked Sendable {
 
     /// On the queue: calls `body` with each attached child, in attach order, dropping the entries of
     /// children that are gone or detached; detaches this node if that leaves nobody listening.
-    final func forEachChild(_ body: (TreeNode) -> Void) {
+    final func forEachChild(_ body: (consuming TreeNode) -> Void) {
         children.forEachLive(body)
         listenersChanged()
         detachIfUnused()
