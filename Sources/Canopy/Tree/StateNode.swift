@@ -158,8 +158,13 @@ class StateNode<State: Sendable, Action: Sendable>: ActionNode<Action>, StoreNod
             return
         }
         if !observers.hasRoom {
-            self.observers = observers.compacted(capacity: Swift.max(2 * observers.live, observers.live + 1))
-            rebuildObserverIndex()
+            if observers.live == observers.used {
+                // No empty slot: double the list and keep every slot (the index stays as it is).
+                self.observers = observers.grown(capacity: 2 * observers.used)
+            } else {
+                self.observers = observers.compacted(capacity: Swift.max(2 * observers.live, observers.live + 1))
+                rebuildObserverIndex()
+            }
         }
     }
 
