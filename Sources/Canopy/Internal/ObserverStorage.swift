@@ -106,13 +106,13 @@ final class ObserverStorage<State>: ManagedBuffer<ObserverStorageHeader, Observe
     }
 
     /// Every observer's slot, by id.
-    func index() -> [UUID: Int] {
-        var index: [UUID: Int] = [:]
+    func index() -> [ObserverKey: Int] {
+        var index: [ObserverKey: Int] = [:]
         index.reserveCapacity(header.live)
         withUnsafeMutablePointers { header, slots in
             for slot in 0..<header.pointee.used {
                 if let id = (slots + slot).pointee?.id {
-                    index[id] = slot
+                    index[ObserverKey(id)] = slot
                 }
             }
         }

@@ -20,7 +20,7 @@ class StateNode<State: Sendable, Action: Sendable>: ActionNode<Action>, StoreNod
     /// Where each observer is in `observers`, once there are more than ``observerIndexThreshold``, so
     /// that subscribing and cancelling never scan a long list. Most nodes have one or two observers,
     /// and a dictionary would more than double what they cost in memory.
-    @exclusivity(unchecked) private final var observerIndex: [UUID: Int]?
+    @exclusivity(unchecked) private final var observerIndex: [ObserverKey: Int]?
 
     deinit {
         if hasCache {
@@ -111,7 +111,7 @@ class StateNode<State: Sendable, Action: Sendable>: ActionNode<Action>, StoreNod
             observerCount += 1
             listenersChanged()
             if observerIndex != nil {
-                observerIndex?[observer.id] = slot
+                observerIndex?[ObserverKey(observer.id)] = slot
             } else if observerCount > Self.observerIndexThreshold {
                 rebuildObserverIndex()
             }
@@ -133,14 +133,14 @@ class StateNode<State: Sendable, Action: Sendable>: ActionNode<Action>, StoreNod
 
     private final func slot(of id: UUID) -> Int? {
         if let observerIndex {
-            return observerIndex[id]
+            return observerIndex[ObserverKey(id)]
         }
         return observers?.slot(of: id)
     }
 
     private final func removeObserver(at slot: Int) {
         guard let observers, let id = observers.remove(at: slot) else { return }
-        observerIndex?[id] = nil
+        observerIndex?[ObserverKey(id)] = nil
         observerCount -= 1
         listenersChanged()
         if observers.isSparse {
