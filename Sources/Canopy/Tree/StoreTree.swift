@@ -37,6 +37,9 @@ final class StoreTree: @unchecked Sendable {
     let diagnostics: (any StoreDiagnostics)?
     /// Whether some node of the tree has middleware (then `process` runs the middleware stage).
     @exclusivity(unchecked) var hasMiddleware = false
+    /// Whether the tree has diagnostics or cycle detection (then `process` runs the supervised path).
+    /// Decided once: testing the optional existential `diagnostics` copies it, for each action.
+    private let isWatched: Bool
     /// Counts actions by kind and follows causes, when cycle detection is on.
     @exclusivity(unchecked) private var cycleDetector: CycleDetector?
     /// While an action is processed with cycle detection on: the kinds of its causes, then its own.
@@ -71,6 +74,7 @@ final class StoreTree: @unchecked Sendable {
         self.tasks = TaskRegistry(queue: queue, scheduler: scheduler, diagnostics: diagnostics)
         self.diagnostics = diagnostics
         self.cycleDetector = cycleDetection.isEnabled ? CycleDetector(cycleDetection) : nil
+        self.isWatched = diagnostics != nil || cycleDetection.isEnabled
     }
 
     deinit {
@@ -118,7 +122,7 @@ final class StoreTree: @unchecked Sendable {
         at node: ActionNode<Action>,
         entry: EntryContext = EntryContext()
     ) -> ProcessOutcome {
-        if hasMiddleware || diagnostics != nil || cycleDetector != nil {
+        if hasMiddleware || isWatched {
             return processSupervised(action, at: node, entry: entry)
         }
         reduceAndPublish(action, at: node)
