@@ -40,6 +40,10 @@ final class StoreTree: @unchecked Sendable {
     /// Whether the tree has diagnostics or cycle detection (then `process` runs the supervised path).
     /// Decided once: testing the optional existential `diagnostics` copies it, for each action.
     private let isWatched: Bool
+    /// Whether `diagnostics` is set, for the same reason.
+    private let hasDiagnostics: Bool
+    /// Whether `cycleDetector` is set, for the same reason.
+    private let detectsCycles: Bool
     /// Counts actions by kind and follows causes, when cycle detection is on.
     @exclusivity(unchecked) private var cycleDetector: CycleDetector?
     /// While an action is processed with cycle detection on: the kinds of its causes, then its own.
@@ -74,6 +78,8 @@ final class StoreTree: @unchecked Sendable {
         self.tasks = TaskRegistry(queue: queue, scheduler: scheduler, diagnostics: diagnostics)
         self.diagnostics = diagnostics
         self.cycleDetector = cycleDetection.isEnabled ? CycleDetector(cycleDetection) : nil
+        self.hasDiagnostics = diagnostics != nil
+        self.detectsCycles = cycleDetection.isEnabled
         self.isWatched = diagnostics != nil || cycleDetection.isEnabled
     }
 
@@ -138,7 +144,9 @@ final class StoreTree: @unchecked Sendable {
         var action = action
         recordCause(of: action, at: node, causes: entry.causes)
         defer { currentCauses = nil }
-        diagnostics?.record(.received(store: node.storeID, action: String(describing: action)))
+        if hasDiagnostics {
+            diagnostics?.record(.received(store: node.storeID, action: String(describing: action)))
+        }
         if hasMiddleware {
             currentTarget = .passUnretained(node)
             defer { currentTarget = nil }
@@ -151,7 +159,7 @@ final class StoreTree: @unchecked Sendable {
                 return .failed(error)
             }
         }
-        guard let diagnostics else {
+        guard hasDiagnostics, let diagnostics else {
             reduceAndPublish(action, at: node)
             return .reduced
         }
@@ -207,7 +215,12 @@ final class StoreTree: @unchecked Sendable {
         at node: ActionNode<Action>,
         startingAt start: Int
     ) -> MiddlewareResult {
-        // Collected from `node` upwards; most paths have one chain, which needs no array.
+        // Most paths have one chain, the receiving node's: run it without collecting anything (an array
+        // of chains and its reversal cost runtime type lookups on every action).
+        if !ancestorHasMiddleware(node) {
+            return node.middleware?.run(&action, start) ?? .forwarded
+        }
+        // Collected from `node` upwards.
         var innermost: NodeMiddleware<Action>?
         var outer: [NodeMiddleware<Action>] = []
         var current: ActionNode<Action>? = node
@@ -228,10 +241,22 @@ final class StoreTree: @unchecked Sendable {
         return innermost?.run(&action, start) ?? .forwarded
     }
 
+    /// Whether a node above `node` that takes the same actions has middleware.
+    private func ancestorHasMiddleware<Action>(_ node: ActionNode<Action>) -> Bool {
+        var current = node.untranslatedParent()
+        while let candidate = current {
+            if candidate.middleware != nil {
+                return true
+            }
+            current = candidate.untranslatedParent()
+        }
+        return false
+    }
+
     /// On the queue, with cycle detection on: counts `action` and follows its causes; reports what
     /// passes a limit. Never drops the action.
     private func recordCause<Action>(of action: Action, at node: ActionNode<Action>, causes: [String]?) {
-        guard var detector = cycleDetector else { return }
+        guard detectsCycles, var detector = cycleDetector else { return }
         let kind = CycleDetector.kind(of: action)
         let causes = causes ?? []
         let reports = detector.record(kind: kind, causes: causes, now: scheduler.now)
