@@ -6,9 +6,10 @@
 /// state with the new one through the predicate reads it twice.
 @usableFromInline
 final class ProjectionFilter<State, Value: Equatable>: @unchecked Sendable {
-    // Safety: `last` is read and written only in `accepts`, which a subscription's deduplicator calls
-    // only on its tree's serial queue (see `StateDeduplicator`); each filter belongs to one
-    // deduplicator, made by `Equating.makeFilter` for it alone. The queue serialises every access and
+    // Safety: `last` is read and written only in `accepts`, which runs only on the subscribing tree's
+    // serial queue: a subscription calls it from its observer, directly or through its
+    // `StateDeduplicator` (see `StateDeduplicator.filter`); each filter is made by
+    // `Equating.makeFilter` for one subscription alone. The queue serialises every access and
     // no access spans a call out other than `project`, which cannot reach the filter, so the dynamic
     // exclusivity check is skipped.
     @usableFromInline

@@ -21,6 +21,19 @@ final class StateDeduplicator<State>: @unchecked Sendable {
     private let last = UnsafeMutablePointer<State>.allocate(capacity: 1)
     @exclusivity(unchecked) private var hasLast = false
 
+    /// The filter of one subscription, as one closure: in release builds, the equating's projection
+    /// filter itself when it has one (a call layer fewer for each state), otherwise a deduplicator's
+    /// ``accepts(_:)``. Debug builds always go through the deduplicator, which checks the queue.
+    static func filter(_ equating: Equating<State>, queue: DispatchQueue) -> @Sendable (State) -> Bool {
+        #if !DEBUG
+        if let makeFilter = equating.makeFilter {
+            return makeFilter()
+        }
+        #endif
+        let deduplicator = StateDeduplicator(equating, queue: queue)
+        return { deduplicator.accepts($0) }
+    }
+
     init(_ equating: Equating<State>, queue: DispatchQueue) {
         self.isDuplicate = equating.predicate
         self.projectionFilter = equating.makeFilter?()

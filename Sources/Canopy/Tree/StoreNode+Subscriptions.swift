@@ -21,11 +21,11 @@ extension StoreNode {
         // call in progress and no call starts after it returns.
         let gate = CallGate()
         let id = UUID()
-        let filter = equating.map { StateDeduplicator($0, queue: queue) }
+        let filter = equating.map { StateDeduplicator.filter($0, queue: queue) }
         subscribe(
             Observer(id: id) { state in
                 let called = gate.withCall {
-                    if filter?.accepts(state) ?? true {
+                    if filter?(state) ?? true {
                         handler(state)
                     }
                 }
