@@ -44,8 +44,9 @@ final class ViewNode<ParentState: Sendable, ParentAction: Sendable, State: Senda
         if let asyncAction = runsHere(action, translated: translated) {
             // Its results come back to this view, so it starts here, on the queue, once reduced.
             enqueue {
-                self.parent.receive(translated)
-                self.execute(asyncAction)
+                if case .reduced = self.parent.receive(translated) {
+                    self.execute(asyncAction)
+                }
             }
         } else {
             parent.dispatch(translated)
@@ -90,12 +91,14 @@ final class ViewNode<ParentState: Sendable, ParentAction: Sendable, State: Senda
         parent.enqueue(work)
     }
 
-    func receive(_ action: Action) {
+    @discardableResult
+    func receive(_ action: Action) -> ProcessOutcome {
         let translated = transformAction(action)
-        parent.receive(translated)
-        if let asyncAction = runsHere(action, translated: translated) {
+        let outcome = parent.receive(translated)
+        if case .reduced = outcome, let asyncAction = runsHere(action, translated: translated) {
             execute(asyncAction)
         }
+        return outcome
     }
 
     var state: State {
