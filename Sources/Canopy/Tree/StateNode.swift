@@ -338,22 +338,6 @@ class StateNode<State: Sendable, Action: Sendable>: ActionNode<Action>, StoreNod
     }
 
     override final func execute(_ asyncAction: any AsyncAction) {
-        execute(typed: asyncAction)
-    }
-
-    private final func execute<Async: AsyncAction>(typed asyncAction: Async) {
-        let handle = weakHandle()
-        asyncAction.dispatchQueue.async {
-            asyncAction.execute { result in
-                guard let action = result as? Action else {
-                    assertionFailure(
-                        "AsyncAction \(Async.self) completed with \(type(of: result)), which is not an action of "
-                            + "this store (\(Action.self)); the result is dropped"
-                    )
-                    return
-                }
-                handle.dispatch(action)
-            }
-        }
+        asyncAction.start(resultsTo: weakHandle())
     }
 }

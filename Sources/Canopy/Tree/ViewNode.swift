@@ -143,20 +143,8 @@ final class ViewNode<ParentState: Sendable, ParentAction: Sendable, State: Senda
     }
 
     /// Runs `asyncAction` on its queue; each result comes back to this view without retaining the tree.
-    private func execute<Async: AsyncAction>(_ asyncAction: Async) {
-        let handle = weakHandle()
-        asyncAction.dispatchQueue.async {
-            asyncAction.execute { result in
-                guard let action = result as? Action else {
-                    assertionFailure(
-                        "AsyncAction \(Async.self) completed with \(type(of: result)), which is not an action of "
-                            + "this store (\(Action.self)); the result is dropped"
-                    )
-                    return
-                }
-                handle.dispatch(action)
-            }
-        }
+    private func execute(_ asyncAction: any AsyncAction) {
+        asyncAction.start(resultsTo: weakHandle())
     }
 }
 
