@@ -30,14 +30,6 @@ final class ChildNode<ParentState: Sendable, Local: Sendable, State: Sendable, A
         super.init(tree: parent.tree, parent: parent, inbox: parent.inbox)
     }
 
-    override func dispatch(_ action: Action) {
-        if let inbox, inbox.push(action, for: self) {
-            scheduleDrain()
-        } else if inbox == nil {
-            enqueueWork { self.receive(action) }
-        }
-    }
-
     override func reduceOwn(_ action: Action) -> ActionNode<Action>? {
         if let isEqual, isAttached {
             let before = local
