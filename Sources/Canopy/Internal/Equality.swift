@@ -5,6 +5,17 @@ enum Equality {
     /// when it is made; sharing the closure keeps it from costing every node an allocation.
     private static let found = LockedValue<[ObjectIdentifier: (any Sendable)?]>([:])
 
+    /// `==` for `Value` when `Value` is `Equatable` and plain data (no references inside), otherwise
+    /// `nil`.
+    ///
+    /// The engine compares a node's state before and after its reducer to skip children whose input did
+    /// not change. Keeping the "before" copy of a state that holds copy-on-write storage (an array, a
+    /// dictionary) would make the reducer's in-place mutation copy that storage on every action, so such
+    /// states are not compared: they count as changed.
+    static func cheapComparator<Value>(for type: Value.Type) -> (@Sendable (Value, Value) -> Bool)? {
+        _isPOD(Value.self) ? comparator(for: type) : nil
+    }
+
     /// `==` for `Value` when `Value` conforms to `Equatable`, otherwise `nil`.
     static func comparator<Value>(for _: Value.Type) -> (@Sendable (Value, Value) -> Bool)? {
         let key = ObjectIdentifier(Value.self)

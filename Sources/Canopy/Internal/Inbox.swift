@@ -147,8 +147,11 @@ protocol InboxReceiver: AnyObject, Sendable {
 /// What an inbox entry carries besides its action: where the action enters the receiver's middleware,
 /// and the actions that caused it (for cycle detection).
 struct EntryContext: Sendable {
-    /// The first middleware of the receiver's own chain to run; the ones before it already did.
+    /// For an action resumed by a middleware (a debounce letting it go): the first middleware to run in
+    /// the chain of the node at depth ``resumeDepth``; the chains above that node already ran.
     var middlewareStart = 0
+    /// The depth of the node whose chain resumes the action, or -1 for an action that starts afresh.
+    var resumeDepth = -1
     /// The kinds of the actions whose handling sent this one, first cause first; `nil` when cycle
     /// detection is off or the action came from outside the tree's handling of another.
     var causes: [String]?
@@ -204,7 +207,8 @@ struct InboxBuffer: @unchecked Sendable {
     // waits as the spare, then the drain on the tree's queue that took it, until it hands it back
     // emptied. `actions` is memory for `capacity` values of the inbox's `Action` type, the first `count`
     // of them initialised; only `Inbox<Action>` touches it, always with that type. An action for a
-    // receiver (`Target`) is moved out by the receiver through `address(of:_:)`, or deinitialised when
+    // receiver (`Target`) is moved out by the receiver from the address `deliver(target:_:)` hands it, or
+    // deinitialised when
     // its run is over; `run` then treats the slot as empty like every other one it moved from.
     struct Work {
         /// The number of actions pushed before this work item.

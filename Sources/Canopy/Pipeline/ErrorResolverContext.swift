@@ -26,7 +26,7 @@ public struct ErrorResolverContext<State, Action> {
     ///
     /// - Parameter action: The action to send.
     public func dispatch(_ action: Action) {
-        environment.dispatch(action, 0)
+        environment.send(action)
     }
 }
 

@@ -59,7 +59,7 @@ public struct MiddlewareContext<State, Action> {
     ///
     /// - Parameter action: The action to send.
     public func dispatch(_ action: Action) {
-        environment.dispatch(action, 0)
+        environment.send(action)
     }
 
     /// Starts asynchronous work under `id`, in this store tree.
@@ -93,7 +93,7 @@ public struct MiddlewareContext<State, Action> {
             id: id,
             cancelInFlight: cancelInFlight,
             store: environment.target,
-            deliver: environment.dispatchIfCurrent,
+            deliver: environment.deliverer(),
             operation: operation
         )
     }
@@ -120,7 +120,7 @@ public struct MiddlewareContext<State, Action> {
 
     /// A way to send an action later, from any thread, that enters the chain after this middleware.
     func resumption() -> ChainResumption<Action> {
-        ChainResumption(environment: environment, startIndex: link.level + 1)
+        ChainResumption(send: environment.resumption(startIndex: link.level + 1))
     }
 }
 
@@ -132,10 +132,9 @@ extension MiddlewareContext: Sendable {}
 /// A debounce keeps the last action and releases it after the quiet time; this lets it through without
 /// meeting the debounce again, while the middlewares after it (and the reducers) see it as usual.
 struct ChainResumption<Action>: Sendable {
-    let environment: MiddlewareEnvironment<Action>
-    let startIndex: Int
+    let send: @Sendable (Action) -> Void
 
     func callAsFunction(_ action: Action) {
-        environment.dispatch(action, startIndex)
+        send(action)
     }
 }

@@ -14,6 +14,18 @@ final class MiddlewareEnvironment<Action>: Sendable {
 
     private let currentTarget: @Sendable () -> StoreID
 
+    // In a store: on the queue, during the middleware stage, the node the action being handled was sent
+    // to (or, outside the stage, the node this chain belongs to). `nil` outside a store (tests of the
+    // chain alone), where `dispatch` and `dispatchIfCurrent` do the routing.
+    private let route: (@Sendable () -> Route)?
+
+    /// Sends an action to a node with an entry context, guarded by a run when one is given.
+    typealias Route = @Sendable (_ action: Action, _ entry: EntryContext, _ run: EffectRun?) -> Void
+    /// The depth of the node this chain belongs to: a resumed action skips the chains above it.
+    private let ownerDepth: Int
+    /// On the queue: the causes of the action being handled, for cycle detection.
+    private let causes: (@Sendable () -> [String]?)?
+
     /// The tree's serial queue, where the chain and timers of rate limits run.
     let queue: DispatchQueue
 
@@ -58,6 +70,9 @@ final class MiddlewareEnvironment<Action>: Sendable {
     /// An environment whose target is read on the queue while an action is handled.
     init(
         currentTarget: @escaping @Sendable () -> StoreID,
+        route: (@Sendable () -> Route)? = nil,
+        ownerDepth: Int = 0,
+        causes: (@Sendable () -> [String]?)? = nil,
         queue: DispatchQueue,
         scheduler: any DelayScheduler,
         tasks: TaskRegistry,
@@ -66,11 +81,39 @@ final class MiddlewareEnvironment<Action>: Sendable {
         dispatchIfCurrent: @escaping @Sendable (_ action: Action, _ run: EffectRun) -> Void
     ) {
         self.currentTarget = currentTarget
+        self.route = route
+        self.ownerDepth = ownerDepth
+        self.causes = causes
         self.queue = queue
         self.scheduler = scheduler
         self.tasks = tasks
         self.diagnostics = diagnostics
         self.dispatch = dispatch
         self.dispatchIfCurrent = dispatchIfCurrent
+    }
+
+    /// On the queue, from a middleware or resolver: sends `action` to the node the handled action was
+    /// sent to, caused by it, through the whole pipeline.
+    func send(_ action: Action) {
+        guard let route else { return dispatch(action, 0) }
+        route()(action, EntryContext(causes: causes?()), nil)
+    }
+
+    /// On the queue: a delivery for results of work started now, to the node the handled action was
+    /// sent to, dropped once `run` is no longer current.
+    func deliverer() -> @Sendable (Action, EffectRun) -> Void {
+        guard let route else { return dispatchIfCurrent }
+        let send = route()
+        return { action, run in send(action, EntryContext(), run) }
+    }
+
+    /// On the queue: a way to let `action` go on later from the middleware at `startIndex` of this chain,
+    /// to the node the handled action was sent to; the chains above this one, which already ran, are
+    /// skipped.
+    func resumption(startIndex: Int) -> @Sendable (Action) -> Void {
+        guard let route else { return { action in self.dispatch(action, startIndex) } }
+        let send = route()
+        let entry = EntryContext(middlewareStart: startIndex, resumeDepth: ownerDepth)
+        return { action in send(action, entry, nil) }
     }
 }

@@ -11,7 +11,7 @@ final class ChildNode<ParentState: Sendable, Local: Sendable, State: Sendable, A
     @exclusivity(unchecked) private var local: Local
     private let reducer: Reducer<Local, Action>
     private let compose: @Sendable (ParentState, Local) -> State
-    /// `==` when `Local` is `Equatable` (found once, here).
+    /// `==` when `Local` is `Equatable` plain data (found once, here).
     private let isEqual: (@Sendable (Local, Local) -> Bool)?
     /// Whether the last action this node reduced may have changed `local`.
     @exclusivity(unchecked) private var lastChanged = true
@@ -26,16 +26,8 @@ final class ChildNode<ParentState: Sendable, Local: Sendable, State: Sendable, A
         self.local = initialState
         self.reducer = reducer
         self.compose = compose
-        self.isEqual = Equality.comparator(for: Local.self)
+        self.isEqual = Equality.cheapComparator(for: Local.self)
         super.init(tree: parent.tree, parent: parent, inbox: parent.inbox)
-    }
-
-    override func dispatch(_ action: Action) {
-        if let inbox, inbox.push(action, for: self) {
-            scheduleDrain()
-        } else if inbox == nil {
-            enqueueWork { self.receive(action) }
-        }
     }
 
     override func reduceOwn(_ action: Action) -> ActionNode<Action>? {

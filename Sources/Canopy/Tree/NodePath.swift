@@ -27,7 +27,8 @@ struct NodePath: ~Copyable {
         return nodes[index]
     }
 
-    /// Whether `node` is the node at `index`, compared by identity without retaining either.
+    /// Whether `node` is the node at `index`, compared by identity without retaining either. Sound because
+    /// the path is emptied after every action, so an entry never outlives the node it names.
     func holds(_ node: TreeNode, at index: Int) -> Bool {
         nodes[index].toOpaque() == Unmanaged.passUnretained(node).toOpaque()
     }

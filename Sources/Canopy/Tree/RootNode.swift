@@ -5,8 +5,8 @@ import Dispatch
 final class RootNode<State: Sendable, Action: Sendable>: StateNode<State, Action>, @unchecked Sendable {
     // Safety: `lastChanged` is used only on the tree's queue, like `TreeNode`'s fields.
     private let reducer: Reducer<State, Action>
-    /// `==` when `State` is `Equatable` (found once, here): lets the walk down skip the children when
-    /// an action leaves the root state as it was.
+    /// `==` when `State` is `Equatable` plain data (found once, here): lets the walk down skip the
+    /// children when an action leaves the root state as it was.
     private let isEqual: (@Sendable (State, State) -> Bool)?
     private let rootInbox: Inbox<Action>
     /// Whether the last action may have changed the state.
@@ -23,7 +23,7 @@ final class RootNode<State: Sendable, Action: Sendable>: StateNode<State, Action
         let inbox = Inbox<Action>()
         self.rootInbox = inbox
         self.reducer = reducer
-        self.isEqual = Equality.comparator(for: State.self)
+        self.isEqual = Equality.cheapComparator(for: State.self)
         let tree = StoreTree(
             qos: qos,
             scheduler: scheduler,

@@ -12,8 +12,10 @@ import Foundation
 /// while the node is attached; otherwise ``state`` computes it on demand.
 class StateNode<State: Sendable, Action: Sendable>: ActionNode<Action>, StoreNode, @unchecked Sendable {
     // Safety: as for `TreeNode`, the `var`s and the memory behind `cache` are used only on the tree's
-    // queue. `cache` points at memory for one `State`, allocated in `init`, initialised exactly while
-    // `hasCache` is true, and freed in `deinit`.
+    // queue, except in `deinit`, which may run on any thread: by then nothing else references the node
+    // (the engine's unretained references, in `NodePath` and `currentTarget`, live only while the node is
+    // held by whoever handed it to `process`). `cache` points at memory for one `State`, allocated in
+    // `init`, initialised exactly while `hasCache` is true, and freed in `deinit`.
     final let cache = UnsafeMutablePointer<State>.allocate(capacity: 1)
     @exclusivity(unchecked) private final var hasCache = false
     @exclusivity(unchecked) private final var observers: ObserverStorage<State>?
@@ -96,9 +98,13 @@ class StateNode<State: Sendable, Action: Sendable>: ActionNode<Action>, StoreNod
     override final func notifyObservers() {
         guard let observers else { return }
         let dead = observers.notify(cache.pointee)
+        guard !dead.isEmpty else { return }
+        // Compacting renumbers the slots, so it waits until every dead observer is gone.
         for slot in dead {
-            removeObserver(at: slot)
+            removeObserver(at: slot, compacting: false)
         }
+        compactObserversIfSparse()
+        detachIfUnused()
     }
 
     final func addObserver(_ observer: Observer<State>) {
@@ -138,16 +144,21 @@ class StateNode<State: Sendable, Action: Sendable>: ActionNode<Action>, StoreNod
         return observers?.slot(of: id)
     }
 
-    private final func removeObserver(at slot: Int) {
+    private final func removeObserver(at slot: Int, compacting: Bool = true) {
         guard let observers, let id = observers.remove(at: slot) else { return }
         observerIndex?[ObserverKey(id)] = nil
         observerCount -= 1
         listenersChanged()
-        if observers.isSparse {
-            self.observers = observers.compacted(capacity: observers.live)
-            rebuildObserverIndex()
+        if compacting {
+            compactObserversIfSparse()
+            detachIfUnused()
         }
-        detachIfUnused()
+    }
+
+    private final func compactObserversIfSparse() {
+        guard let observers, observers.isSparse else { return }
+        self.observers = observers.compacted(capacity: observers.live)
+        rebuildObserverIndex()
     }
 
     /// Makes `observers` have room for one more.
@@ -285,8 +296,15 @@ class StateNode<State: Sendable, Action: Sendable>: ActionNode<Action>, StoreNod
         let handle = weakHandle()
         let tree = self.tree
         let ownID = storeID
+        let ownRoute = WeakReceiver<Action>(self)
         let environment = MiddlewareEnvironment(
             currentTarget: { tree.currentTargetID() ?? ownID },
+            route: {
+                let receiver = tree.currentRoute(Action.self) ?? ownRoute
+                return { action, entry, run in receiver.send(action, entry: entry, run: run) }
+            },
+            ownerDepth: depth,
+            causes: { tree.currentCauses },
             queue: tree.queue,
             scheduler: tree.scheduler,
             tasks: tree.tasks,
@@ -305,7 +323,8 @@ class StateNode<State: Sendable, Action: Sendable>: ActionNode<Action>, StoreNod
         tree.hasMiddleware = true
     }
 
-    final func receive(_ action: Action) {
+    @discardableResult
+    final func receive(_ action: Action) -> ProcessOutcome {
         tree.process(action, at: self)
     }
 
@@ -324,22 +343,6 @@ class StateNode<State: Sendable, Action: Sendable>: ActionNode<Action>, StoreNod
     }
 
     override final func execute(_ asyncAction: any AsyncAction) {
-        execute(typed: asyncAction)
-    }
-
-    private final func execute<Async: AsyncAction>(typed asyncAction: Async) {
-        let handle = weakHandle()
-        asyncAction.dispatchQueue.async {
-            asyncAction.execute { result in
-                guard let action = result as? Action else {
-                    assertionFailure(
-                        "AsyncAction \(Async.self) completed with \(type(of: result)), which is not an action of "
-                            + "this store (\(Action.self)); the result is dropped"
-                    )
-                    return
-                }
-                handle.dispatch(action)
-            }
-        }
+        asyncAction.start(resultsTo: weakHandle())
     }
 }

@@ -38,7 +38,8 @@ protocol StoreNode<State, Action>: AnyObject, Sendable {
     func enqueue(_ work: @escaping @Sendable () -> Void) -> Bool
 
     /// On the queue: reduces `action` as if dispatched to this node, and publishes the result.
-    func receive(_ action: Action)
+    @discardableResult
+    func receive(_ action: Action) -> ProcessOutcome
 
     /// On the queue: the node's current state.
     var state: State { get }

@@ -23,10 +23,14 @@ import Foundation
 /// Every kind of work goes through here: dispatches to any node, effect results (their actions carry
 /// the run, checked right before reducing), `send`, async action results and subscriptions.
 final class StoreTree: @unchecked Sendable {
-    // Safety: `path`, `stack` and `isProcessing` are scratch space of `process`, which runs only on
-    // `queue` (the drain checks it in every build, `assertOnQueue()` in debug builds) and never
-    // re-enters itself: reducers and observers cannot reach it synchronously, because every way to
-    // dispatch or subscribe goes through the inbox. The `let`s never change.
+    // Safety: every `var` below (`path`, `stack`, `isProcessing`, `isListenedTo`, `hasMiddleware`,
+    // `cycleDetector`, `currentCauses`, `currentTarget`) is read and written only on `queue`: by the
+    // drain and what it calls, by work items it runs, and by nodes' queue-only members
+    // (`TreeNode.listenersChanged`, `StateNode.use`). The drain checks the queue in every build, the
+    // accessors in debug builds. `process` is never entered again while it runs: reducers, observers and
+    // middleware cannot reach it synchronously, because every way to dispatch or subscribe goes through
+    // the inbox; only `reduceUp` calls itself, once per `map(actions:)` translation on the path, and it
+    // only appends to `path`. The `let`s never change.
     let queue: DispatchQueue
     let scheduler: any DelayScheduler
     let inbox: any TreeInbox
@@ -150,7 +154,7 @@ final class StoreTree: @unchecked Sendable {
         if hasMiddleware {
             currentTarget = .passUnretained(node)
             defer { currentTarget = nil }
-            switch runMiddleware(&action, at: node, startingAt: entry.middlewareStart) {
+            switch runMiddleware(&action, at: node, entry: entry) {
             case .forwarded:
                 break
             case .blocked:
@@ -183,17 +187,13 @@ final class StoreTree: @unchecked Sendable {
         isProcessing = true
         defer { isProcessing = false }
         #endif
+        assert(path.count == 0, "Internal inconsistency: a path was left from the last action")
         var notified = 0
+        reduceUp(action, from: node)
         if isListenedTo {
-            reduceUp(action, from: node)
             notified = publishDown()
-            path.removeAll()
-        } else if var next = node.reduceOwn(action) {
-            // Nobody listens anywhere in the tree: reduce, record nothing, publish nothing.
-            while let further = next.reduceOwn(action) {
-                next = further
-            }
         }
+        path.removeAll()
         if node.mayReceiveAsyncActions, let asyncAction = action as? any AsyncAction {
             node.execute(asyncAction)
         }
@@ -213,38 +213,49 @@ final class StoreTree: @unchecked Sendable {
     private func runMiddleware<Action>(
         _ action: inout Action,
         at node: ActionNode<Action>,
-        startingAt start: Int
+        entry: EntryContext
     ) -> MiddlewareResult {
         // Most paths have one chain, the receiving node's: run it without collecting anything (an array
         // of chains and its reversal cost runtime type lookups on every action).
-        if !ancestorHasMiddleware(node) {
+        if node.depth >= entry.resumeDepth, !ancestorHasMiddleware(node, from: entry.resumeDepth) {
+            let start = node.depth == entry.resumeDepth ? entry.middlewareStart : 0
             return node.middleware?.run(&action, start) ?? .forwarded
         }
         // Collected from `node` upwards.
-        var innermost: NodeMiddleware<Action>?
-        var outer: [NodeMiddleware<Action>] = []
+        var first: (depth: Int, middleware: NodeMiddleware<Action>)?
+        var more: [(depth: Int, middleware: NodeMiddleware<Action>)] = []
         var current: ActionNode<Action>? = node
-        while let candidate = current {
+        while let candidate = current, candidate.depth >= entry.resumeDepth {
             if let middleware = candidate.middleware {
-                if innermost == nil && candidate === node {
-                    innermost = middleware
+                if first == nil {
+                    first = (candidate.depth, middleware)
                 } else {
-                    outer.append(middleware)
+                    more.append((candidate.depth, middleware))
                 }
             }
             current = candidate.untranslatedParent()
         }
-        for middleware in outer.reversed() {
-            let result = middleware.run(&action, 0)
+        // The root's chain first: `more` holds the outer chains, innermost first, then `first`.
+        for chain in more.reversed() + (first.map { [$0] } ?? []) {
+            let start = chain.depth == entry.resumeDepth ? entry.middlewareStart : 0
+            let result = chain.middleware.run(&action, start)
             guard case .forwarded = result else { return result }
         }
-        return innermost?.run(&action, start) ?? .forwarded
+        return .forwarded
     }
 
-    /// Whether a node above `node` that takes the same actions has middleware.
-    private func ancestorHasMiddleware<Action>(_ node: ActionNode<Action>) -> Bool {
+    /// On the queue, during the middleware stage: a route to the node the action was sent to, when it
+    /// takes `Action`s.
+    func currentRoute<Action>(_: Action.Type) -> WeakReceiver<Action>? {
+        // Safety: as in `currentTargetID()`.
+        guard let target = currentTarget?.takeUnretainedValue() as? ActionNode<Action> else { return nil }
+        return WeakReceiver(target)
+    }
+
+    /// Whether a node above `node`, at `depth` or deeper, that takes the same actions has middleware.
+    private func ancestorHasMiddleware<Action>(_ node: ActionNode<Action>, from depth: Int) -> Bool {
         var current = node.untranslatedParent()
-        while let candidate = current {
+        while let candidate = current, candidate.depth >= depth {
             if candidate.middleware != nil {
                 return true
             }
@@ -279,11 +290,18 @@ final class StoreTree: @unchecked Sendable {
     /// by calling this again, so each translation on the path adds one stack frame; the tree's depth
     /// alone adds none.
     func reduceUp<Action>(_ action: Action, from node: ActionNode<Action>) {
-        var node = node
-        while true {
+        // The path is recorded only when something listens, that is when the walk down will read it.
+        let recording = isListenedTo
+        if recording {
             path.append(node)
-            guard let next = node.reduceOwn(action) else { return }
-            node = next
+        }
+        guard var next = node.reduceOwn(action) else { return }
+        while true {
+            if recording {
+                path.append(next)
+            }
+            guard let further = next.reduceOwn(action) else { return }
+            next = further
         }
     }
 

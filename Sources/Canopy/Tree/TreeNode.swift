@@ -16,8 +16,10 @@ class TreeNode: @unchecked Sendable {
     // work items it runs, and by the subclasses' queue-only members, which the engine and the work items
     // call. The queue serialises every access; debug builds check each one (`tree.assertOnQueue()`), and
     // the drain checks it once per turn in every build. No access spans a call out to user code: the
-    // engine reads and writes these fields between calls to reducers and observers. The `let`s are set
-    // in `init` and never change.
+    // engine holds accesses across calls to user code (a child's reducer mutates its `local` in place;
+    // observers run while the node's lists are borrowed), which is sound because user code on the queue
+    // cannot reach these fields synchronously: every way back into a store goes through the inbox. The
+    // `let`s are set in `init` and never change.
     final let tree: StoreTree
     final let parentNode: TreeNode?
     /// The root, for every node but the root itself (which would otherwise hold itself).

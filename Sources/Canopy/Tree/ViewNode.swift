@@ -44,8 +44,9 @@ final class ViewNode<ParentState: Sendable, ParentAction: Sendable, State: Senda
         if let asyncAction = runsHere(action, translated: translated) {
             // Its results come back to this view, so it starts here, on the queue, once reduced.
             enqueue {
-                self.parent.receive(translated)
-                self.execute(asyncAction)
+                if case .reduced = self.parent.receive(translated) {
+                    self.execute(asyncAction)
+                }
             }
         } else {
             parent.dispatch(translated)
@@ -90,12 +91,14 @@ final class ViewNode<ParentState: Sendable, ParentAction: Sendable, State: Senda
         parent.enqueue(work)
     }
 
-    func receive(_ action: Action) {
+    @discardableResult
+    func receive(_ action: Action) -> ProcessOutcome {
         let translated = transformAction(action)
-        parent.receive(translated)
-        if let asyncAction = runsHere(action, translated: translated) {
+        let outcome = parent.receive(translated)
+        if case .reduced = outcome, let asyncAction = runsHere(action, translated: translated) {
             execute(asyncAction)
         }
+        return outcome
     }
 
     var state: State {
@@ -140,20 +143,8 @@ final class ViewNode<ParentState: Sendable, ParentAction: Sendable, State: Senda
     }
 
     /// Runs `asyncAction` on its queue; each result comes back to this view without retaining the tree.
-    private func execute<Async: AsyncAction>(_ asyncAction: Async) {
-        let handle = weakHandle()
-        asyncAction.dispatchQueue.async {
-            asyncAction.execute { result in
-                guard let action = result as? Action else {
-                    assertionFailure(
-                        "AsyncAction \(Async.self) completed with \(type(of: result)), which is not an action of "
-                            + "this store (\(Action.self)); the result is dropped"
-                    )
-                    return
-                }
-                handle.dispatch(action)
-            }
-        }
+    private func execute(_ asyncAction: any AsyncAction) {
+        asyncAction.start(resultsTo: weakHandle())
     }
 }
 

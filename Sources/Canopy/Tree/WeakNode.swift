@@ -37,7 +37,7 @@ final class WeakNode<State: Sendable, Action: Sendable>: StoreNode, InboxReceive
     func receiveAction(at action: UnsafeMutableRawPointer, entry: EntryContext) -> ProcessOutcome {
         // Safety: the inbox hands this handle only actions pushed for it, of its `Action` type.
         let action = action.assumingMemoryBound(to: Action.self).move()
-        guard let target else { return .blocked }
+        guard let target else { return .failed(StoreReleasedError()) }
         return tree.process(action, at: target, entry: entry)
     }
 
@@ -50,10 +50,10 @@ final class WeakNode<State: Sendable, Action: Sendable>: StoreNode, InboxReceive
 
     // The members below run on the queue.
 
-    func receive(_ action: Action) {
-        if let target {
-            tree.process(action, at: target)
-        }
+    @discardableResult
+    func receive(_ action: Action) -> ProcessOutcome {
+        guard let target else { return .failed(StoreReleasedError()) }
+        return tree.process(action, at: target)
     }
 
     func dispatch(
