@@ -11,7 +11,7 @@ import Darwin
 //     canopy-workload <workload…|all> [--system floor-sync|floor-queue|canopy|all] [--size N]
 //                     [--children K] [--observers N] [--latency-samples N] [--quiet]
 //
-// Workloads: w1–w5, tree-width, subscribe, dropped-children (Canopy only). `--size` is the number of
+// Workloads: w1–w5, tree-width, subscribe, dropped-children and w1-recorded (Canopy only). `--size` is the number of
 // actions (W1–W3, tree-width), subscribers and children (W4), actions per producer (W5), subscriptions
 // (subscribe) or loop iterations (dropped-children). `--children` is tree-width's width, `--observers`
 // W2's number of subscriptions, `--latency-samples` W3's latency samples (0 for throughput only).
@@ -29,12 +29,12 @@ struct Options {
     var quiet = false
 }
 
-let allWorkloads = ["w1", "w2", "w3", "w4", "w5", "tree-width", "subscribe", "dropped-children"]
+let allWorkloads = ["w1", "w2", "w3", "w4", "w5", "tree-width", "subscribe", "dropped-children", "w1-recorded"]
 
 func usage() -> Never {
     print(
         """
-        usage: canopy-workload <w1|w2|w3|w4|w5|tree-width|subscribe|dropped-children|all>...
+        usage: canopy-workload <w1|w2|w3|w4|w5|tree-width|subscribe|dropped-children|w1-recorded|all>...
                                [--system floor-sync|floor-queue|canopy|all] [--size N] [--children K]
                                [--observers N] [--latency-samples N] [--quiet]
         """
@@ -144,6 +144,11 @@ func run(_ workload: String, _ system: System, _ options: Options) throws(CheckF
         let result = try DroppedChildren.run(iterations: size ?? DroppedChildren.sizes[0])
         return "dropped-children canopy (\(result.iterations) iterations): "
             + "\(format(result.nanosecondsPerIteration / 1_000, 2)) µs per iteration, no dropped child alive"
+    case "w1-recorded":
+        // Canopy only: W1 with an ActionRecorder at the root (issue 13).
+        guard system == .canopy else { return nil }
+        let result = try W1Recorded.run(actions: size ?? W1DispatchThroughput.defaultActions)
+        return "W1 recorded canopy (\(result.actions) actions): \(describe(result)), every action logged"
     default:
         usage()
     }

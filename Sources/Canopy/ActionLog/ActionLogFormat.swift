@@ -8,7 +8,7 @@ import Foundation
 ///
 /// ```text
 /// {"app":"2.1","canopyActionLog":1}
-/// {"action":{"add":{"title":"Ship"}},"store":"root","time":0}
+/// {"action":{"add":{"title":"Ship"}},"store":"root","time":0.0}
 /// {"action":{"toggle":{"id":3}},"store":"root/1","time":0.25}
 /// ```
 enum ActionLogFormat {
@@ -21,7 +21,8 @@ enum ActionLogFormat {
         let app: String
     }
 
-    /// One action: the store it was sent to (`StoreID` text), the tree's clock, the action.
+    /// One action: the store it was sent to (`StoreID` text), the tree's clock, the action. The recorder
+    /// writes the same keys, sorted, around the action it encodes (see `ActionLogWriter`).
     struct Entry<Action> {
         let store: String
         let time: Double
@@ -36,5 +37,4 @@ enum ActionLogFormat {
     }
 }
 
-extension ActionLogFormat.Entry: Encodable where Action: Encodable {}
 extension ActionLogFormat.Entry: Decodable where Action: Decodable {}

@@ -36,19 +36,7 @@ public import Foundation
 /// another version of the app is refused with a clear error instead of replaying wrongly. Write
 /// failures are kept, not lost: ``close()`` and ``flush()`` throw the first one.
 public final class ActionRecorder<Action: Encodable & Sendable>: Sendable {
-    private struct Pending: Sendable {
-        let action: Action
-        let store: StoreID
-        let time: Double
-    }
-
-    private struct Buffer: Sendable {
-        var pending: [Pending] = []
-        var isDrainScheduled = false
-        var isClosed = false
-    }
-
-    private let buffer = LockedValue(Buffer())
+    private let buffer = LockedValue(ActionLogBuffer())
     private let queue = DispatchQueue(label: "canopy.action-recorder", qos: .utility)
     private let writer: ActionLogWriter
     private let failure = LockedValue<ActionLogError?>(nil)
@@ -120,31 +108,18 @@ public final class ActionRecorder<Action: Encodable & Sendable>: Sendable {
 
     /// Adds one action to the buffer; wakes the writer when the buffer was empty. Any thread.
     private func record(_ action: Action, store: StoreID, time: Double) {
-        let pending = Pending(action: action, store: store, time: time)
-        let wake = buffer.withLock { buffer -> Bool in
-            guard !buffer.isClosed else { return false }
-            buffer.pending.append(pending)
-            guard !buffer.isDrainScheduled else { return false }
-            buffer.isDrainScheduled = true
-            return true
-        }
-        if wake {
+        // The action is boxed as an existential so that the buffer, and the code that fills it, are not
+        // generic: unspecialised generic code would look up type metadata on every action.
+        if buffer.withLock({ $0.append(action, store: store, time: time) }) {
             queue.async { self.drainNow() }
         }
     }
 
     /// Encodes and writes what the buffer holds. On the recorder's queue, or in `deinit`.
     private func drainNow() {
-        let batch = buffer.withLock { buffer -> [Pending] in
-            buffer.isDrainScheduled = false
-            defer { buffer.pending.removeAll(keepingCapacity: false) }
-            return buffer.pending
-        }
+        let batch = buffer.withLock { $0.take() }
         guard !batch.isEmpty else { return }
-        writer.write(
-            batch.lazy.map { ActionLogFormat.Entry(store: $0.store.description, time: $0.time, action: $0.action) },
-            failure: failure
-        )
+        writer.write(batch, failure: failure)
     }
 
     /// Writes every action recorded so far, and waits until it is written.
@@ -165,7 +140,7 @@ public final class ActionRecorder<Action: Encodable & Sendable>: Sendable {
     ///
     /// - Throws: The first write failure since the recorder was made.
     public func close() throws(ActionLogError) {
-        buffer.withLock { $0.isClosed = true }
+        buffer.withLock { $0.close() }
         queue.sync {
             drainNow()
             writer.close()

@@ -147,7 +147,7 @@ import Testing
         #expect(log.entries.map(\.line) == [2, 3, 4, 5])
         let lines = String(decoding: output.data, as: UTF8.self).split(separator: "\n")
         #expect(lines.first == #"{"app":"1.0","canopyActionLog":1}"#)
-        #expect(lines.last == #"{"action":{"rename":{"_0":"five-10"}},"store":"root","time":0}"#)
+        #expect(lines.last == #"{"action":{"rename":{"_0":"five-10"}},"store":"root","time":0.0}"#)
     }
 
     @Test func aLogWrittenToAFileReadsBack() async throws {
