@@ -94,14 +94,28 @@ public final class ActionRecorder<Action: Encodable & Sendable>: Sendable {
     /// Attach it to the root, after every other middleware of the root, so it records what reaches the
     /// reducers. Its name in diagnostics is `action recorder`.
     ///
+    /// By default every action is recorded, those effects send included, and a replay runs into a tree
+    /// without effects. To replay into a tree whose effects run again, record only the actions that do
+    /// not come from effects: `include` returns `false` for the others, which pass on unrecorded.
+    ///
     /// ```swift
     /// let store = StateStore(Counter(), middlewares: [recorder.middleware()], reducer: Counter.reduce)
+    /// let userOnly = recorder.middleware(recording: { !$0.isEffectResult })  // effects re-run on replay
     /// ```
     ///
+    /// - Parameter include: Says which actions to record; `nil` (the default) records them all.
     /// - Returns: A middleware for a tree whose actions are `Action`.
-    public func middleware<State>() -> Middleware<State, Action> {
-        Middleware("action recorder") { [self] action, context in
-            record(action, store: context.target, time: context.now)
+    public func middleware<State>(recording include: (@Sendable (Action) -> Bool)? = nil) -> Middleware<State, Action> {
+        guard let include else {
+            return Middleware("action recorder") { [self] action, context in
+                record(action, store: context.target, time: context.now)
+                context.next(action)
+            }
+        }
+        return Middleware("action recorder") { [self] action, context in
+            if include(action) {
+                record(action, store: context.target, time: context.now)
+            }
             context.next(action)
         }
     }

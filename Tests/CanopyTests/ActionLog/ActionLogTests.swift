@@ -24,6 +24,17 @@ import Testing
             [ReplayTarget(root), ReplayTarget(first), ReplayTarget(second), ReplayTarget(grandchild.eraseToAnyStore())]
         }
 
+        /// Sends `action` and returns once it and the follow-up it may cause were handled.
+        func sendAndSettle(_ action: Action, to index: Int) async {
+            switch index {
+            case 0: await root.send(action)
+            case 1: await first.send(action)
+            case 2: await second.send(action)
+            default: await grandchild.send(action)
+            }
+            _ = await root.state
+        }
+
         func dispatch(_ action: Action, to index: Int) {
             switch index {
             case 0: root.dispatch(action)
@@ -126,6 +137,32 @@ import Testing
         #expect(
             report == ReplayReport(replayed: log.entries.count, notReduced: [], truncation: nil, wasCancelled: false)
         )
+        #expect(await replayed.snapshot() == recorded)
+    }
+
+    @Test func recordingOnlyWhatEffectsDidNotSendReplaysIntoATreeWhoseEffectsRunAgain() async throws {
+        let output = LogOutput()
+        let recorder = ActionRecorder<Action>(appVersion: "1") { output.append($0) }
+        let notAFollowUp: @Sendable (Action) -> Bool = { action in
+            if case .rename(let text) = action, text.hasPrefix("five-") { return false }
+            return true
+        }
+        let live = Self.makeTree(live: true, recorder: nil)
+        live.root.use(recorder.middleware(recording: notAFollowUp))
+        // Effects run again on replay, so their results come when they come: the same order as when
+        // recording only if each user action was settled before the next, as a person using an app does.
+        var random = SeededRandom(seed: 7)
+        for _ in 0..<200 {
+            await live.sendAndSettle(Self.randomAction(&random), to: random.next(below: 4))
+        }
+        let recorded = await live.snapshot()
+        try recorder.close()
+
+        let log = try ActionLog<Action>(data: output.data)
+        #expect(!log.entries.contains { !notAFollowUp($0.action) })
+        let replayed = Self.makeTree(live: true)  // its middleware sends the follow-ups again
+        try await log.replay(into: replayed.targets)
+        _ = await replayed.snapshot()
         #expect(await replayed.snapshot() == recorded)
     }
 
