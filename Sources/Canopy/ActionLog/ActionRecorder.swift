@@ -9,7 +9,7 @@ public import Foundation
 /// Records every action of a store tree, with the store it was sent to and the time on the tree's
 /// clock, as an action log (JSON Lines) that ``ActionLog`` replays into a freshly built tree.
 ///
-/// Attach the recorder's ``middleware()`` to the root, **last**, so it sees each action as the root's
+/// Attach the recorder's ``middleware(recording:)`` to the root, **last**, so it sees each action as the root's
 /// middleware lets it through to the reducers: an action blocked before it is not recorded, and a
 /// transformed one is recorded as transformed. Middleware at the root sees the actions of every store of
 /// the tree that takes the same action type.
@@ -141,8 +141,11 @@ public final class ActionRecorder<Action: Encodable & Sendable>: Sendable {
     /// Actions are recorded when the tree handles them: to be sure an action you sent is in, await its
     /// `send` (or its dispatch's completion) first.
     ///
+    /// Call it from any queue but the one `write` runs on.
+    ///
     /// - Throws: The first write failure since the recorder was made.
     public func flush() throws(ActionLogError) {
+        dispatchPrecondition(condition: .notOnQueue(queue))
         queue.sync { drainNow() }
         if let error = failure.withLock({ $0 }) { throw error }
     }
@@ -154,6 +157,7 @@ public final class ActionRecorder<Action: Encodable & Sendable>: Sendable {
     ///
     /// - Throws: The first write failure since the recorder was made.
     public func close() throws(ActionLogError) {
+        dispatchPrecondition(condition: .notOnQueue(queue))
         buffer.withLock { $0.close() }
         queue.sync {
             drainNow()
