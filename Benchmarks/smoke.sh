@@ -28,4 +28,6 @@ echo "smoke: subscribe, 2000 subscriptions"
 "$tool" subscribe --system all --size 2000
 echo "smoke: dropped-children, 2000 iterations"
 "$tool" dropped-children --system canopy --size 2000
+echo "smoke: W1 with an action recorder, 200000 actions"
+"$tool" w1-recorded --system canopy --size 200000
 echo "smoke: every workload ran and passed its checks"

@@ -11,11 +11,11 @@ import Darwin
 //     canopy-workload <workload…|all> [--system floor-sync|floor-queue|canopy|all] [--size N]
 //                     [--children K] [--observers N] [--latency-samples N] [--quiet]
 //
-// Workloads: w1–w5, w1-middleware, tree-width, subscribe, dropped-children (Canopy only). `--size` is
-// the number of actions (W1–W3, w1-middleware, tree-width), subscribers and children (W4), actions per
-// producer (W5), subscriptions (subscribe) or loop iterations (dropped-children). `--children` is
-// tree-width's width, `--observers` W2's number of subscriptions, `--latency-samples` W3's latency
-// samples (0 for throughput only).
+// Workloads: w1–w5, w1-middleware, tree-width, subscribe, dropped-children and w1-recorded (Canopy only).
+// `--size` is the number of actions (W1–W3, w1-middleware, w1-recorded, tree-width), subscribers and
+// children (W4), actions per producer (W5), subscriptions (subscribe) or loop iterations
+// (dropped-children). `--children` is tree-width's width, `--observers` W2's number of subscriptions,
+// `--latency-samples` W3's latency samples (0 for throughput only).
 //
 // `smoke.sh` runs every workload at a small size; `run.sh` runs them under callgrind at two sizes to count
 // instructions per action or per subscription. A failed check prints the reason and exits with status 1.
@@ -30,12 +30,14 @@ struct Options {
     var quiet = false
 }
 
-let allWorkloads = ["w1", "w1-middleware", "w2", "w3", "w4", "w5", "tree-width", "subscribe", "dropped-children"]
+let allWorkloads = [
+    "w1", "w1-middleware", "w2", "w3", "w4", "w5", "tree-width", "subscribe", "dropped-children", "w1-recorded",
+]
 
 func usage() -> Never {
     print(
         """
-        usage: canopy-workload <w1|w1-middleware|w2|w3|w4|w5|tree-width|subscribe|dropped-children|all>...
+        usage: canopy-workload <w1|w1-middleware|w2|w3|w4|w5|tree-width|subscribe|dropped-children|w1-recorded|all>...
                                [--system floor-sync|floor-queue|canopy|all] [--size N] [--children K]
                                [--observers N] [--latency-samples N] [--quiet]
         """
@@ -148,6 +150,11 @@ func run(_ workload: String, _ system: System, _ options: Options) throws(CheckF
         let result = try DroppedChildren.run(iterations: size ?? DroppedChildren.sizes[0])
         return "dropped-children canopy (\(result.iterations) iterations): "
             + "\(format(result.nanosecondsPerIteration / 1_000, 2)) µs per iteration, no dropped child alive"
+    case "w1-recorded":
+        // Canopy only: W1 with an ActionRecorder at the root (issue 13).
+        guard system == .canopy else { return nil }
+        let result = try W1Recorded.run(actions: size ?? W1DispatchThroughput.defaultActions)
+        return "W1 recorded canopy (\(result.actions) actions): \(describe(result)), every action logged"
     default:
         usage()
     }

@@ -32,7 +32,9 @@ final class Board: Sendable {
     let statsPresenter: StatsPresenter
     let environment: Environment
 
-    init(today: Day, saved: TasksSnapshot?, environment: Environment) {
+    /// Builds the tree; `effects: false` leaves out every feature's effects, for replaying an action log
+    /// (the log already holds the actions they sent).
+    init(today: Day, saved: TasksSnapshot?, environment: Environment, effects: Bool = true) {
         self.environment = environment
         root = StateStore(AppState(today: today), scheduler: environment.scheduler) { state, action in
             state.reduce(action)
@@ -45,9 +47,11 @@ final class Board: Sendable {
         if let saved {
             tasks.dispatch(.tasks(.restore(saved)))
         }
-        TasksEffects.attach(to: tasks, environment: environment)
-        SearchEffects.attach(to: search, environment: environment)
-        SyncEffects.attach(to: sync, environment: environment)
+        if effects {
+            TasksEffects.attach(to: tasks, environment: environment)
+            SearchEffects.attach(to: search, environment: environment)
+            SyncEffects.attach(to: sync, environment: environment)
+        }
         statsPresenter = StatsPresenter(store: stats, debounce: environment.statsDebounce)
     }
 }

@@ -56,7 +56,18 @@ struct GlobalOptions: ParsableArguments {
     )
     var today: String?
 
+    @Option(
+        help: ArgumentHelp(
+            "Record every action of this run to <file>, an action log that 'taskboard replay <file>' replays.",
+            valueName: "file"
+        )
+    )
+    var record: String?
+
     func validate() throws {
+        if let record, record.trimmingCharacters(in: .whitespaces).isEmpty {
+            throw ValidationError("--record needs a file to write the action log to")
+        }
         if let dataDir, dataDir.trimmingCharacters(in: .whitespaces).isEmpty {
             throw ValidationError(
                 "--data-dir needs a folder; an empty path would mean the current folder, so name it ('--data-dir .')"

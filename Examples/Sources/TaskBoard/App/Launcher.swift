@@ -41,9 +41,13 @@ enum Launcher {
         } operation: {
             var environment = Environment(writeTasks: { try tasksFile.save($0) })
             environment.sync = options.sync
-            return Board(today: today(), saved: saved, environment: environment)
+            // A recorded run restores the saved board after the recorder is attached, so the log has it.
+            return Board(today: today(), saved: options.record == nil ? saved : nil, environment: environment)
         }
         var session = Session(board: board, console: console, mode: mode, today: today)
+        if let record = options.record {
+            session.recorder = try ActionLogging.record(board, to: record, today: today(), saved: saved)
+        }
         session.tasksPath = tasksFile.url.path
         session.movedAside = movedAside
         // The board still has its writer: a read-only session refuses changes (``Session/change(_:)``),

@@ -26,6 +26,8 @@ struct Session: Sendable {
     /// Whether a file of the data folder was moved aside when the board was opened: the run then exits
     /// non-zero, so that a script does not carry on as if nothing happened.
     var movedAside = false
+    /// Records the run's actions when `--record` asks for it; closed by ``stopRecording()``.
+    var recorder: ActionRecorder<AppAction>?
     let events = SessionEvents()
 
     var theme: Theme { console.theme }

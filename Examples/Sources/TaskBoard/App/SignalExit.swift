@@ -34,6 +34,7 @@ final class SignalExit {
                 cleanups.run()
                 Task {
                     _ = await session.finish(interrupted: true)
+                    _ = session.stopRecording()
                     exit(128 + number)
                 }
             }

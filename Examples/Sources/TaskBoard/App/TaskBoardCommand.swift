@@ -22,7 +22,7 @@ struct TaskBoardCommand: AsyncParsableCommand {
             short demo on a temporary board otherwise. The commands are the same on the command line, at \
             the prompt and in scripts.
             """,
-        subcommands: BoardCommands.all.map(oneShot)
+        subcommands: BoardCommands.all.map(oneShot) + [ReplayCommand.self]
     )
 
     @OptionGroup var options: GlobalOptions
@@ -62,7 +62,7 @@ struct TaskBoardCommand: AsyncParsableCommand {
             await signals.holdIfExiting()
             let saved = await session.finish()
             await signals.holdIfExiting()
-            guard saved, !session.movedAside else { throw ExitCode.failure }
+            guard session.stopRecording(), saved, !session.movedAside else { throw ExitCode.failure }
             return
         }
         let succeeded: Bool
@@ -76,7 +76,7 @@ struct TaskBoardCommand: AsyncParsableCommand {
         await signals.holdIfExiting()
         let saved = await session.finish()
         await signals.holdIfExiting()
-        guard succeeded && saved && !session.movedAside else { throw ExitCode.failure }
+        guard session.stopRecording(), succeeded && saved && !session.movedAside else { throw ExitCode.failure }
     }
 }
 
@@ -119,6 +119,6 @@ struct OneShot<Command: BoardCommand>: AsyncParsableCommand {
         let saved = await session.finish()
         await signals.holdIfExiting()
         // A file moved aside fails the run too, so that a script does not carry on as if all was well.
-        if failed || !saved || session.movedAside { throw ExitCode.failure }
+        if !session.stopRecording() || failed || !saved || session.movedAside { throw ExitCode.failure }
     }
 }

@@ -1,5 +1,5 @@
 /// What the Search feature does.
-enum SearchAction: Equatable, Sendable {
+enum SearchAction: Codable, Equatable, Sendable {
     /// The user typed a new query; it replaces the one before, whose search is cancelled.
     case setQuery(String)
     /// The debounce delay of request `serial` ended and its search started.

@@ -1,5 +1,5 @@
 /// A task that matches a search, with the parts of its title to highlight.
-struct SearchHit: Equatable, Sendable {
+struct SearchHit: Codable, Equatable, Sendable {
     let taskID: Int
     let title: String
     /// Character offsets into `title` of the matched text, sorted and not overlapping.
@@ -9,7 +9,7 @@ struct SearchHit: Equatable, Sendable {
 }
 
 /// The results of one search request.
-struct SearchResults: Equatable, Sendable {
+struct SearchResults: Codable, Equatable, Sendable {
     let serial: Int
     let query: String
     let hits: [SearchHit]

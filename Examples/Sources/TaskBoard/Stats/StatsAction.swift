@@ -1,5 +1,5 @@
 /// What the Stats feature does.
-enum StatsAction: Equatable, Sendable {
+enum StatsAction: Codable, Equatable, Sendable {
     /// How many tags the histogram shows.
     case showTopTags(Int)
 }

@@ -1,7 +1,7 @@
 import Foundation
 
 /// What the Sync feature does.
-enum SyncAction: Sendable {
+enum SyncAction: Codable, Sendable {
     /// Starts a push or a pull, unless one is running.
     case start(SyncState.Direction)
     /// Cancels the running sync, including a retry that is waiting.

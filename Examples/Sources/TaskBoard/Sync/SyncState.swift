@@ -6,7 +6,7 @@ import Foundation
 /// `run` is an ``Effect/State``: the reducer starts it, retries it with backoff when an attempt
 /// fails, and cancels it; the sync effect watches it and does one remote call per attempt.
 struct SyncState: Equatable, Sendable {
-    enum Direction: String, Equatable, Sendable {
+    enum Direction: String, Codable, Equatable, Sendable {
         case push
         case pull
     }

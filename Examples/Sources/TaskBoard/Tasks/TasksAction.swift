@@ -1,5 +1,5 @@
 /// What the Tasks feature does to the list of tasks.
-enum TasksAction: Equatable, Sendable {
+enum TasksAction: Codable, Equatable, Sendable {
     case add(title: String, tags: [String] = [], due: Day? = nil)
     case rename(id: Int, title: String)
     case complete(id: Int)

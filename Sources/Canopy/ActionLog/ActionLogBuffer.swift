@@ -1,0 +1,37 @@
+/// The actions an ``ActionRecorder`` has recorded and not yet handed to its writer.
+///
+/// Not generic: the tree's queue fills it through unspecialised code, where a generic buffer would cost
+/// a type-metadata lookup per action.
+struct ActionLogBuffer: Sendable {
+    /// One recorded action, its store and its time.
+    struct Pending: Sendable {
+        let action: any Encodable & Sendable
+        let store: StoreID
+        let time: Double
+    }
+
+    private(set) var pending: [Pending] = []
+    private var isDrainScheduled = false
+    private var isClosed = false
+
+    /// Adds an action; returns whether the caller must schedule a drain (none is scheduled yet).
+    mutating func append(_ action: any Encodable & Sendable, store: StoreID, time: Double) -> Bool {
+        guard !isClosed else { return false }
+        pending.append(Pending(action: action, store: store, time: time))
+        guard !isDrainScheduled else { return false }
+        isDrainScheduled = true
+        return true
+    }
+
+    /// Takes every pending action; the next append schedules a drain again.
+    mutating func take() -> [Pending] {
+        isDrainScheduled = false
+        defer { pending = [] }
+        return pending
+    }
+
+    /// Records nothing from now on.
+    mutating func close() {
+        isClosed = true
+    }
+}
