@@ -38,6 +38,7 @@ final class Board: Sendable {
             state.reduce(action)
         }
         tasks = root.with(TasksState(saving: environment.saving)) { state, action in state.reduce(action) }
+        tasks.use(TaskRules.validate)
         search = tasks.with(SearchState()) { state, action in state.reduce(action) }
         sync = tasks.with(SyncState(settings: environment.sync)) { state, action in state.reduce(action) }
         stats = tasks.with(StatsState()) { state, action in state.reduce(action) }

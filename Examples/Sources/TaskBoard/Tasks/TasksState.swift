@@ -62,11 +62,8 @@ struct TasksState: Equatable, Sendable {
     private mutating func reduce(_ action: TasksAction) {
         switch action {
         case .add(let title, let tags, let due):
+            // An empty title never gets here: `TaskRules.validate` blocks it.
             let title = title.trimmingCharacters(in: .whitespacesAndNewlines)
-            guard !title.isEmpty else {
-                lastEvent = .rejected(reason: "a task needs a title")
-                return
-            }
             let task = TaskItem(id: nextID, title: title, tags: Tag.normalize(tags), due: due)
             nextID += 1
             items.append(task)
@@ -74,10 +71,6 @@ struct TasksState: Equatable, Sendable {
             markChanged()
         case .rename(let id, let title):
             let title = title.trimmingCharacters(in: .whitespacesAndNewlines)
-            guard !title.isEmpty else {
-                lastEvent = .rejected(reason: "a task needs a title")
-                return
-            }
             update(id) { $0.title = title }
         case .complete(let id):
             update(id) { $0.isDone = true }

@@ -19,14 +19,6 @@ import Testing
         #expect(state.revision == 2)
     }
 
-    @Test func emptyTitleIsRejectedWithoutChange() {
-        let state = reduced(.add(title: "   "))
-        #expect(state.items.isEmpty)
-        #expect(state.lastEvent == .rejected(reason: "a task needs a title"))
-        #expect(state.revision == 0)
-        #expect(state.saving.run.isIdle)
-    }
-
     @Test func completeReopenEditTagAndDue() {
         let due = Day(year: 2025, month: 1, day: 2)
         let state = reduced(

@@ -1,0 +1,55 @@
+import Canopy
+import Testing
+
+@testable import TaskBoard
+
+@Suite(.timeLimit(.minutes(1))) struct TaskRulesTests {
+    @Test func anEmptyOrBlankTitleBreaksTheRuleOtherActionsDoNot() {
+        #expect(TaskRules.problem(with: .tasks(.add(title: ""))) == "a task needs a title")
+        #expect(TaskRules.problem(with: .tasks(.add(title: " \t\n"))) == "a task needs a title")
+        #expect(TaskRules.problem(with: .tasks(.rename(id: 1, title: "  "))) == "a task needs a title")
+        #expect(TaskRules.problem(with: .tasks(.add(title: " Milk "))) == nil)
+        #expect(TaskRules.problem(with: .tasks(.complete(id: 1))) == nil)
+        #expect(TaskRules.problem(with: .sync(.cancel)) == nil)
+    }
+
+    @Test func theMiddlewareBlocksABlankTitleAndNoReducerRuns() async {
+        let test = TestBoard(saving: false)
+        let blocked = await outcome(of: .tasks(.add(title: "   ")), on: test.board.tasks)
+        guard case .blocked = blocked else {
+            Issue.record("expected .blocked, got \(blocked)")
+            return
+        }
+        let state = await test.board.tasks.state
+        #expect(state.1.items.isEmpty)
+        #expect(state.1.revision == 0)
+        #expect(state.0.actionCount == 0, "the root reducer did not run either")
+
+        let added = await outcome(of: .tasks(.add(title: " Milk ")), on: test.board.tasks)
+        #expect(added.state?.1.items.map(\.title) == ["Milk"])
+    }
+
+    @Test func aCommandWithABlankTitleFailsWithTheRule() async {
+        let test = TestBoard(saving: false)
+        let captured = CapturedConsole()
+        let session = Session(board: test.board, console: captured.console, mode: .script) { TestBoard.day }
+        let succeeded = await ScriptRunner.run(
+            InputLines.lines(of: "add Milk\nrename 1 \"  \"\n"),
+            in: session,
+            echo: false,
+            name: "test"
+        )
+        #expect(!succeeded)
+        #expect(captured.errors == "error: test:2: a task needs a title\n")
+        #expect(await test.board.tasks.state.1.items.map(\.title) == ["Milk"])
+    }
+
+    private func outcome(
+        of action: AppAction,
+        on store: TasksStore
+    ) async -> DispatchOutcome<TasksStoreState> {
+        await withCheckedContinuation { continuation in
+            store.dispatch(action) { continuation.resume(returning: $0) }
+        }
+    }
+}
