@@ -16,13 +16,15 @@ typealias StatsStore = StateStore<StatsStoreState, AppAction>
 /// root (AppState: today, action count)
 /// └── tasks (TasksState: tasks, saving, reminders)       effects: save, reminders
 ///     ├── search (SearchState: query, results)           effect: debounced search
-///     ├── sync (SyncState: push/pull, retries)           effects: sync attempt, auto-sync
+///     ├── sync (SyncState: push/pull, retries)           effects: sync attempt, auto-sync; throttled
 ///     └── stats (StatsState: options)                    debounced props subscription
 /// ```
 ///
 /// Actions go up: a pull sent to `sync` runs the Sync reducer, then the Tasks reducer (which takes
 /// the pulled tasks), then the root's. State comes down: `search`, `sync` and `stats` each see the
 /// tasks next to their own state.
+///
+/// Middleware: `tasks` validates changes (`TaskRules`); `sync` throttles sync requests (`SyncThrottle`).
 final class Board: Sendable {
     let root: StateStore<AppState, AppAction>
     let tasks: TasksStore
@@ -41,6 +43,7 @@ final class Board: Sendable {
         tasks.use(TaskRules.validate)
         search = tasks.with(SearchState()) { state, action in state.reduce(action) }
         sync = tasks.with(SyncState(settings: environment.sync)) { state, action in state.reduce(action) }
+        sync.use(SyncThrottle.middleware(interval: environment.syncThrottle))
         stats = tasks.with(StatsState()) { state, action in state.reduce(action) }
 
         if let saved {

@@ -23,6 +23,8 @@ struct Environment: Sendable {
     /// Seconds the Stats subscription waits for the tasks to stop changing.
     var statsDebounce: TimeInterval = 0.05
     var sync = SyncState.Settings()
+    /// The least time, in seconds, between the starts of two syncs (`SyncThrottle`).
+    var syncThrottle: TimeInterval = 0.5
     var saving = SaveState.Settings()
 
     init(

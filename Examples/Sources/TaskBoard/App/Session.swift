@@ -83,10 +83,7 @@ struct Session: Sendable {
     /// Sends `action` to the tasks store and returns the state right after it, or throws what the
     /// middleware made of it: the broken rule when `TaskRules.validate` blocked it.
     private func reduced(_ action: AppAction) async throws(CommandFailure) -> TasksStoreState {
-        let outcome = await withCheckedContinuation { continuation in
-            board.tasks.dispatch(action) { continuation.resume(returning: $0) }
-        }
-        switch outcome {
+        switch await board.tasks.outcome(of: action) {
         case .reduced(let state):
             return state
         case .blocked:

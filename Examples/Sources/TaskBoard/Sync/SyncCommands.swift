@@ -158,7 +158,10 @@ enum SyncCommands {
         if direction == .pull { try session.requireWritable() }
         let inBackground = background && session.mode != .oneShot
         if inBackground { session.events.startedBackgroundSync() }
-        await store.send(.sync(.start(direction)))
+        guard case .reduced = await store.outcome(of: .sync(.start(direction))) else {
+            if inBackground { _ = session.events.takeBackgroundSync() }
+            throw SyncThrottle.refusal(interval: session.board.environment.syncThrottle)
+        }
         guard !inBackground else {
             session.console.line("\(direction.rawValue) started in the background; you will be told when it ends")
             return

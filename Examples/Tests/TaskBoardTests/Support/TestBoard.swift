@@ -21,7 +21,8 @@ struct TestBoard {
         sync: SyncState.Settings = TestBoard.sync,
         failingWrites: Int = 0,
         saving: Bool = true,
-        saved: TasksSnapshot? = nil
+        saved: TasksSnapshot? = nil,
+        syncThrottle: TimeInterval = 0.25
     ) {
         let scheduler = TestScheduler()
         let writer = RecordingWriter(failures: failingWrites)
@@ -37,6 +38,8 @@ struct TestBoard {
                 writeTasks: saving ? writer.write : nil
             )
             environment.sync = sync
+            // Shorter than a remote call (0.3 s), so a sync that ended never holds up the next one.
+            environment.syncThrottle = syncThrottle
             scheduler.track([environment.effectQueue, environment.sleeper.queue, remoteSleeper.queue])
             return Board(today: TestBoard.day, saved: saved, environment: environment)
         }

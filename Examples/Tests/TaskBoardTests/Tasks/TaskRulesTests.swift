@@ -15,7 +15,7 @@ import Testing
 
     @Test func theMiddlewareBlocksABlankTitleAndNoReducerRuns() async {
         let test = TestBoard(saving: false)
-        let blocked = await outcome(of: .tasks(.add(title: "   ")), on: test.board.tasks)
+        let blocked = await test.board.tasks.outcome(of: .tasks(.add(title: "   ")))
         guard case .blocked = blocked else {
             Issue.record("expected .blocked, got \(blocked)")
             return
@@ -25,7 +25,7 @@ import Testing
         #expect(state.1.revision == 0)
         #expect(state.0.actionCount == 0, "the root reducer did not run either")
 
-        let added = await outcome(of: .tasks(.add(title: " Milk ")), on: test.board.tasks)
+        let added = await test.board.tasks.outcome(of: .tasks(.add(title: " Milk ")))
         #expect(added.state?.1.items.map(\.title) == ["Milk"])
     }
 
@@ -42,14 +42,5 @@ import Testing
         #expect(!succeeded)
         #expect(captured.errors == "error: test:2: a task needs a title\n")
         #expect(await test.board.tasks.state.1.items.map(\.title) == ["Milk"])
-    }
-
-    private func outcome(
-        of action: AppAction,
-        on store: TasksStore
-    ) async -> DispatchOutcome<TasksStoreState> {
-        await withCheckedContinuation { continuation in
-            store.dispatch(action) { continuation.resume(returning: $0) }
-        }
     }
 }
