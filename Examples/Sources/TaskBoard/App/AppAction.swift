@@ -8,3 +8,16 @@ enum AppAction: Sendable {
     case sync(SyncAction)
     case stats(StatsAction)
 }
+
+extension AppAction: CustomStringConvertible {
+    /// `tasks.add(title: "Milk", tags: [], due: nil)`: the feature, then its action, as the log shows it.
+    var description: String {
+        switch self {
+        case .setToday(let day): "setToday(\(day))"
+        case .tasks(let action): "tasks.\(action)"
+        case .search(let action): "search.\(action)"
+        case .sync(let action): "sync.\(action)"
+        case .stats(let action): "stats.\(action)"
+        }
+    }
+}

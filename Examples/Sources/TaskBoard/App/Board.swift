@@ -36,7 +36,12 @@ final class Board: Sendable {
 
     init(today: Day, saved: TasksSnapshot?, environment: Environment) {
         self.environment = environment
-        root = StateStore(AppState(today: today), scheduler: environment.scheduler) { state, action in
+        root = StateStore(
+            AppState(today: today),
+            scheduler: environment.scheduler,
+            middlewares: [],
+            diagnostics: environment.diagnostics
+        ) { state, action in
             state.reduce(action)
         }
         tasks = root.with(TasksState(saving: environment.saving)) { state, action in state.reduce(action) }

@@ -22,9 +22,12 @@ struct Environment: Sendable {
     var searchLatency: TimeInterval = 0.05
     /// Seconds the Stats subscription waits for the tasks to stop changing.
     var statsDebounce: TimeInterval = 0.05
+    /// Where the tree's runtime events go (`--log-level`); `nil` drops them.
+    var diagnostics: (any StoreDiagnostics)?
     var sync = SyncState.Settings()
-    /// The least time, in seconds, between the starts of two syncs (`SyncThrottle`).
-    var syncThrottle: TimeInterval = 0.5
+    /// The least time, in seconds, between the starts of two syncs (`SyncThrottle`): a guard against
+    /// bursts, shorter than any real call to the remote, so commands that wait for their sync never meet it.
+    var syncThrottle: TimeInterval = 0.1
     var saving = SaveState.Settings()
 
     init(

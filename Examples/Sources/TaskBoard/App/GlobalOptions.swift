@@ -56,6 +56,14 @@ struct GlobalOptions: ParsableArguments {
     )
     var today: String?
 
+    @Option(
+        help: ArgumentHelp(
+            "What the store tree logs on standard error: trace, debug, info, notice, warning, error or critical.",
+            valueName: "level"
+        )
+    )
+    var logLevel = LogLevel.warning
+
     func validate() throws {
         if let dataDir, dataDir.trimmingCharacters(in: .whitespaces).isEmpty {
             throw ValidationError(

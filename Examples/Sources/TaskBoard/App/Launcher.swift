@@ -41,6 +41,7 @@ enum Launcher {
         } operation: {
             var environment = Environment(writeTasks: { try tasksFile.save($0) })
             environment.sync = options.sync
+            environment.diagnostics = LogDiagnostics.standardError(level: options.logLevel.level)
             return Board(today: today(), saved: saved, environment: environment)
         }
         var session = Session(board: board, console: console, mode: mode, today: today)

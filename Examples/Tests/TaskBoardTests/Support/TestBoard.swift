@@ -22,7 +22,8 @@ struct TestBoard {
         failingWrites: Int = 0,
         saving: Bool = true,
         saved: TasksSnapshot? = nil,
-        syncThrottle: TimeInterval = 0.25
+        syncThrottle: TimeInterval = 0.25,
+        diagnostics: (any StoreDiagnostics)? = nil
     ) {
         let scheduler = TestScheduler()
         let writer = RecordingWriter(failures: failingWrites)
@@ -40,6 +41,7 @@ struct TestBoard {
             environment.sync = sync
             // Shorter than a remote call (0.3 s), so a sync that ended never holds up the next one.
             environment.syncThrottle = syncThrottle
+            environment.diagnostics = diagnostics
             scheduler.track([environment.effectQueue, environment.sleeper.queue, remoteSleeper.queue])
             return Board(today: TestBoard.day, saved: saved, environment: environment)
         }
