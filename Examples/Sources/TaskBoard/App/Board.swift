@@ -15,7 +15,7 @@ typealias StatsStore = StateStore<StatsStoreState, AppAction>
 /// ```
 /// root (AppState: today, action count)
 /// └── tasks (TasksState: tasks, saving, reminders)       effects: save, reminders
-///     ├── search (SearchState: query, results)           effect: debounced search
+///     ├── search (SearchState: query, results)           middleware: debounced search
 ///     ├── sync (SyncState: push/pull, retries)           effects: sync attempt, auto-sync; throttled
 ///     └── stats (StatsState: options)                    debounced props subscription
 /// ```
@@ -24,7 +24,8 @@ typealias StatsStore = StateStore<StatsStoreState, AppAction>
 /// the pulled tasks), then the root's. State comes down: `search`, `sync` and `stats` each see the
 /// tasks next to their own state.
 ///
-/// Middleware: `tasks` validates changes (`TaskRules`); `sync` throttles sync requests (`SyncThrottle`).
+/// Middleware: `tasks` validates changes (`TaskRules`); `search` runs the search by id
+/// (`SearchMiddleware`); `sync` throttles sync requests (`SyncThrottle`).
 final class Board: Sendable {
     let root: StateStore<AppState, AppAction>
     let tasks: TasksStore
@@ -55,7 +56,7 @@ final class Board: Sendable {
             tasks.dispatch(.tasks(.restore(saved)))
         }
         TasksEffects.attach(to: tasks, environment: environment)
-        SearchEffects.attach(to: search, environment: environment)
+        search.use(SearchMiddleware.make(environment: environment))
         SyncEffects.attach(to: sync, environment: environment)
         statsPresenter = StatsPresenter(store: stats, debounce: environment.statsDebounce)
     }
