@@ -45,12 +45,12 @@ final class Board: Sendable {
         ) { state, action in
             state.reduce(action)
         }
-        tasks = root.with(TasksState(saving: environment.saving)) { state, action in state.reduce(action) }
+        tasks = root.with(TasksState(saving: environment.saving), reducer: TasksState.reducer)
         tasks.use(TaskRules.validate)
-        search = tasks.with(SearchState()) { state, action in state.reduce(action) }
-        sync = tasks.with(SyncState(settings: environment.sync)) { state, action in state.reduce(action) }
+        search = tasks.with(SearchState(), reducer: SearchState.reducer)
+        sync = tasks.with(SyncState(settings: environment.sync), reducer: SyncState.reducer)
         sync.use(SyncThrottle.middleware(interval: environment.syncThrottle))
-        stats = tasks.with(StatsState()) { state, action in state.reduce(action) }
+        stats = tasks.with(StatsState(), reducer: StatsState.reducer)
 
         if let saved {
             tasks.dispatch(.tasks(.restore(saved)))

@@ -1,3 +1,5 @@
+import Canopy
+
 /// The Search feature's state, owned by the `search` child store (below `tasks`, so it sees the tasks).
 ///
 /// Each new query is a new ``Request``; `SearchMiddleware` starts a run by id for it that waits out the
@@ -40,8 +42,13 @@ struct SearchState: Equatable, Sendable {
         phase == .debouncing || phase == .searching
     }
 
-    mutating func reduce(_ action: AppAction) {
-        guard case .search(let action) = action else { return }
+    /// The Search reducer, scoped to the Search actions.
+    static let reducer: Reducer<SearchState, AppAction> = Reducers.scope(state: \.self, action: \.search) {
+        state,
+        action in state.reduce(action)
+    }
+
+    private mutating func reduce(_ action: SearchAction) {
         switch action {
         case .setQuery(let text):
             if isPending { countSuperseded() }

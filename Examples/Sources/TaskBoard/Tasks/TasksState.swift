@@ -44,19 +44,18 @@ struct TasksState: Equatable, Sendable {
         reminders.map(\.run)
     }
 
-    /// The tasks reducer. It handles its own actions and a pull from the Sync feature, which travels up
-    /// through this store.
-    mutating func reduce(_ action: AppAction) {
-        switch action {
-        case .tasks(let action):
-            reduce(action)
-        case .sync(.pulled(let stored?)):
-            let before = snapshot
-            replace(with: stored.board)
-            if snapshot != before { markChanged() }
-        case .setToday, .search, .sync, .stats:
-            break
-        }
+    /// The tasks reducer: its own actions, and a pull from the Sync feature, which travels up through
+    /// this store.
+    static let reducer: Reducer<TasksState, AppAction> = Reducers.combine(
+        Reducers.scope(state: \.self, action: \.tasks) { state, action in state.reduce(action) },
+        Reducers.scope(state: \.self, action: \.pulledBoard) { state, stored in state.take(stored) }
+    )
+
+    /// Replaces the board with the one a pull brought back.
+    private mutating func take(_ stored: RemoteService.Stored) {
+        let before = snapshot
+        replace(with: stored.board)
+        if snapshot != before { markChanged() }
     }
 
     private mutating func reduce(_ action: TasksAction) {

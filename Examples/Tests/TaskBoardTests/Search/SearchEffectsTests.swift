@@ -129,10 +129,3 @@ extension SearchState {
         SearchSnapshot(self)
     }
 }
-
-extension AppAction {
-    /// The Search action inside, if this is one.
-    var search: SearchAction? {
-        if case .search(let action) = self { action } else { nil }
-    }
-}

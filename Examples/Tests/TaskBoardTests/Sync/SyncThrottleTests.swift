@@ -13,7 +13,7 @@ import Testing
             scheduler: clock,
             middlewares: [SyncThrottle.middleware(interval: 1)]
         ) { state, action in
-            state.1.reduce(action)
+            SyncState.reducer(&state.1, action)
         }
         #expect(await store.outcome(of: Self.start).state?.1.run.isInProgress == true)
         #expect(await store.outcome(of: .sync(.cancel)).state?.1.run.isInProgress == false)
