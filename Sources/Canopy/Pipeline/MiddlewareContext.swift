@@ -52,7 +52,11 @@ public struct MiddlewareContext<State, Action> {
         link.next(action, token: token)
     }
 
-    /// Sends a further action to the node this action was sent to, queued after the current one (FIFO).
+    /// Sends a further action to the store this middleware is attached to, queued after the current one
+    /// (FIFO).
+    ///
+    /// That is the store the middleware was given to, not necessarily the one the current action was
+    /// sent to (``target``): a root middleware handling an action sent to a child dispatches to the root.
     ///
     /// It goes through the whole middleware chain like any dispatched action, and never runs before the
     /// current action has been reduced.
@@ -65,7 +69,7 @@ public struct MiddlewareContext<State, Action> {
     /// Starts asynchronous work under `id`, in this store tree.
     ///
     /// The operation runs in a new `Task` and sends its actions through the ``TaskContext`` it receives;
-    /// they go to the node this action was sent to. Once the run is cancelled — by
+    /// they go to the store this middleware is attached to. Once the run is cancelled — by
     /// ``cancel(id:)``, by a later run under the same id with `cancelInFlight: true`, or by the release of
     /// the store — its task is cancelled and any action it sends, even one already queued, is dropped
     /// before it reaches the middleware and reducers. Ids belong to one store tree: the same id in

@@ -9,7 +9,7 @@ public import Foundation
 /// What work started by id (``MiddlewareContext/run(id:cancelInFlight:operation:)``) uses to send its
 /// results and to wait on the tree's clock.
 ///
-/// Actions sent through ``send(_:)`` go to the node the work was started for. Once the run is
+/// Actions sent through ``send(_:)`` go to the store whose middleware started the work. Once the run is
 /// cancelled they are dropped, even those already queued: a late result never reaches a reducer.
 ///
 /// ```swift
@@ -34,8 +34,8 @@ public struct TaskContext<Action>: Sendable {
         scheduler.now
     }
 
-    /// Sends `action` to the node the run belongs to. It is dropped if the run is cancelled before the
-    /// action is taken from the queue.
+    /// Sends `action` to the store whose middleware started the run. It is dropped if the run is
+    /// cancelled before the action is taken from the queue.
     ///
     /// - Parameter action: The action to send.
     public func send(_ action: Action) {
