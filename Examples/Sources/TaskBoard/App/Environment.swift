@@ -26,7 +26,8 @@ struct Environment: Sendable {
     var diagnostics: (any StoreDiagnostics)?
     var sync = SyncState.Settings()
     /// The least time, in seconds, between the starts of two syncs (`SyncThrottle`): a guard against
-    /// bursts, shorter than any real call to the remote, so commands that wait for their sync never meet it.
+    /// bursts, shorter than a call to the remote usually takes, so a command that waited for its sync
+    /// rarely meets it.
     var syncThrottle: TimeInterval = 0.1
     var saving = SaveState.Settings()
 

@@ -43,10 +43,11 @@ struct SearchState: Equatable, Sendable {
     }
 
     /// The Search reducer, scoped to the Search actions.
-    static let reducer: Reducer<SearchState, AppAction> = Reducers.scope(state: \.self, action: \.search) {
-        state,
-        action in state.reduce(action)
-    }
+    static let reducer: Reducer<SearchState, AppAction> = Reducers.scope(
+        state: \.self,
+        action: \.search,
+        reducer: { state, action in state.reduce(action) }
+    )
 
     private mutating func reduce(_ action: SearchAction) {
         switch action {

@@ -8,10 +8,11 @@ struct StatsState: Equatable, Sendable {
     var topTags = 5
 
     /// The Stats reducer, scoped to the Stats actions.
-    static let reducer: Reducer<StatsState, AppAction> = Reducers.scope(state: \.self, action: \.stats) {
-        state,
-        action in state.reduce(action)
-    }
+    static let reducer: Reducer<StatsState, AppAction> = Reducers.scope(
+        state: \.self,
+        action: \.stats,
+        reducer: { state, action in state.reduce(action) }
+    )
 
     private mutating func reduce(_ action: StatsAction) {
         guard case .showTopTags(let count) = action else { return }

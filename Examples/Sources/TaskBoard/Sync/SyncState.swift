@@ -50,10 +50,11 @@ struct SyncState: Equatable, Sendable {
     }
 
     /// The Sync reducer, scoped to the Sync actions.
-    static let reducer: Reducer<SyncState, AppAction> = Reducers.scope(state: \.self, action: \.sync) {
-        state,
-        action in state.reduce(action)
-    }
+    static let reducer: Reducer<SyncState, AppAction> = Reducers.scope(
+        state: \.self,
+        action: \.sync,
+        reducer: { state, action in state.reduce(action) }
+    )
 
     private mutating func reduce(_ action: SyncAction) {
         switch action {

@@ -128,3 +128,13 @@ func firstState<State: Sendable>(
     }
     return found ?? nil
 }
+
+extension TestBoard {
+    /// Runs `script` on this board as `--script` would, with a captured console; lines are named `test:n`.
+    func runScript(_ script: String) async -> (succeeded: Bool, captured: CapturedConsole) {
+        let captured = CapturedConsole()
+        let session = Session(board: board, console: captured.console, mode: .script) { TestBoard.day }
+        let succeeded = await ScriptRunner.run(InputLines.lines(of: script), in: session, echo: false, name: "test")
+        return (succeeded, captured)
+    }
+}

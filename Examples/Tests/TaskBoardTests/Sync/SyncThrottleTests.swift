@@ -42,14 +42,7 @@ import Testing
 
     @Test func aPushRightAfterACancelledOneIsRefusedWithTheReason() async {
         let test = TestBoard(saving: false, syncThrottle: 2)
-        let captured = CapturedConsole()
-        let session = Session(board: test.board, console: captured.console, mode: .script) { TestBoard.day }
-        let succeeded = await ScriptRunner.run(
-            InputLines.lines(of: "push --background\ncancel\npush\n"),
-            in: session,
-            echo: false,
-            name: "test"
-        )
+        let (succeeded, captured) = await test.runScript("push --background\ncancel\npush\n")
         #expect(!succeeded)
         #expect(
             captured.errors

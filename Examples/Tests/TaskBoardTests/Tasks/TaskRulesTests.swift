@@ -31,14 +31,7 @@ import Testing
 
     @Test func aCommandWithABlankTitleFailsWithTheRule() async {
         let test = TestBoard(saving: false)
-        let captured = CapturedConsole()
-        let session = Session(board: test.board, console: captured.console, mode: .script) { TestBoard.day }
-        let succeeded = await ScriptRunner.run(
-            InputLines.lines(of: "add Milk\nrename 1 \"  \"\n"),
-            in: session,
-            echo: false,
-            name: "test"
-        )
+        let (succeeded, captured) = await test.runScript("add Milk\nrename 1 \"  \"\n")
         #expect(!succeeded)
         #expect(captured.errors == "error: test:2: a task needs a title\n")
         #expect(await test.board.tasks.state.1.items.map(\.title) == ["Milk"])
