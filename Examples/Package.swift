@@ -9,6 +9,7 @@ let package = Package(
         // `name:` because the checkout folder may not be called "Canopy".
         .package(name: "Canopy", path: ".."),
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
+        .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
     ],
     targets: [
         .executableTarget(
@@ -16,6 +17,7 @@ let package = Package(
             dependencies: [
                 .product(name: "Canopy", package: "Canopy"),
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                .product(name: "Logging", package: "swift-log"),
             ]
         ),
         .testTarget(
@@ -25,6 +27,7 @@ let package = Package(
                 .product(name: "Canopy", package: "Canopy"),
                 .product(name: "CanopyTesting", package: "Canopy"),
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                .product(name: "Logging", package: "swift-log"),
             ]
         ),
     ],

@@ -14,7 +14,7 @@ public import Foundation
 ///
 /// ```swift
 /// let strict = CycleDetection(maxDepth: 8, maxPerWindow: 50, window: 1)
-/// let store = StateStore(AppState(), cycleDetection: strict, reducer: AppState.reduce)
+/// let store = StateStore(AppState(), middlewares: [], cycleDetection: strict, reducer: AppState.reduce)
 /// ```
 public struct CycleDetection: Sendable, Hashable {
     /// The deepest causal chain allowed; `nil` turns the depth check off.

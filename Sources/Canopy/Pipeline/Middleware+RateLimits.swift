@@ -47,9 +47,10 @@ extension Middleware {
     ///
     /// `matches` selects the kind. A matching action is held and its dispatch completes as
     /// ``DispatchOutcome/blocked``; a newer one replaces it and restarts the wait. When `interval` seconds
-    /// pass with no newer one, the held action is dispatched again to the same node, queued like any
-    /// action; it skips this middleware and goes through the ones after it and the reducers. The queue is
-    /// never held up meanwhile. Time is the tree's clock. Releasing the store drops a held action.
+    /// pass with no newer one, the held action is dispatched again to the node it was sent to, queued
+    /// like any action; it skips this middleware, and the middleware before it, and goes through the ones
+    /// after it and the reducers. The queue is never held up meanwhile. Time is the tree's clock.
+    /// Releasing the store drops a held action.
     ///
     /// ```swift
     /// let store = StateStore(

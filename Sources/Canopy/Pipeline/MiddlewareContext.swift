@@ -52,7 +52,10 @@ public struct MiddlewareContext<State, Action> {
         link.next(action, token: token)
     }
 
-    /// Sends a further action to the node this action was sent to, queued after the current one (FIFO).
+    /// Sends a further action to the node this action was sent to (``target``), queued after the current
+    /// one (FIFO); it goes through the whole pipeline.
+    ///
+    /// A root middleware handling an action sent to a child dispatches to that child.
     ///
     /// It goes through the whole middleware chain like any dispatched action, and never runs before the
     /// current action has been reduced.

@@ -14,7 +14,7 @@
 ///         print(event)
 ///     }
 /// }
-/// let store = StateStore(0, diagnostics: PrintDiagnostics()) { state, action in state += action }
+/// let store = StateStore(0, middlewares: [], diagnostics: PrintDiagnostics()) { state, action in state += action }
 /// ```
 public protocol StoreDiagnostics: Sendable {
     /// Receives one runtime event.

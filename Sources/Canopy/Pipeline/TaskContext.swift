@@ -34,8 +34,8 @@ public struct TaskContext<Action>: Sendable {
         scheduler.now
     }
 
-    /// Sends `action` to the node the run belongs to. It is dropped if the run is cancelled before the
-    /// action is taken from the queue.
+    /// Sends `action` to the node the run was started for (the node the action being handled was sent
+    /// to). It is dropped if the run is cancelled before the action is taken from the queue.
     ///
     /// - Parameter action: The action to send.
     public func send(_ action: Action) {

@@ -15,14 +15,17 @@ typealias StatsStore = StateStore<StatsStoreState, AppAction>
 /// ```
 /// root (AppState: today, action count)
 /// └── tasks (TasksState: tasks, saving, reminders)       effects: save, reminders
-///     ├── search (SearchState: query, results)           effect: debounced search
-///     ├── sync (SyncState: push/pull, retries)           effects: sync attempt, auto-sync
+///     ├── search (SearchState: query, results)           middleware: debounced search
+///     ├── sync (SyncState: push/pull, retries)           effects: sync attempt, auto-sync; throttled
 ///     └── stats (StatsState: options)                    debounced props subscription
 /// ```
 ///
 /// Actions go up: a pull sent to `sync` runs the Sync reducer, then the Tasks reducer (which takes
 /// the pulled tasks), then the root's. State comes down: `search`, `sync` and `stats` each see the
 /// tasks next to their own state.
+///
+/// Middleware: `tasks` validates changes (`TaskRules`); `search` runs the search by id
+/// (`SearchMiddleware`); `sync` throttles sync requests (`SyncThrottle`).
 final class Board: Sendable {
     let root: StateStore<AppState, AppAction>
     let tasks: TasksStore
@@ -36,20 +39,27 @@ final class Board: Sendable {
     /// (the log already holds the actions they sent).
     init(today: Day, saved: TasksSnapshot?, environment: Environment, effects: Bool = true) {
         self.environment = environment
-        root = StateStore(AppState(today: today), scheduler: environment.scheduler) { state, action in
+        root = StateStore(
+            AppState(today: today),
+            scheduler: environment.scheduler,
+            middlewares: [],
+            diagnostics: environment.diagnostics
+        ) { state, action in
             state.reduce(action)
         }
-        tasks = root.with(TasksState(saving: environment.saving)) { state, action in state.reduce(action) }
-        search = tasks.with(SearchState()) { state, action in state.reduce(action) }
-        sync = tasks.with(SyncState(settings: environment.sync)) { state, action in state.reduce(action) }
-        stats = tasks.with(StatsState()) { state, action in state.reduce(action) }
+        tasks = root.with(TasksState(saving: environment.saving), reducer: TasksState.reducer)
+        tasks.use(TaskRules.validate)
+        search = tasks.with(SearchState(), reducer: SearchState.reducer)
+        sync = tasks.with(SyncState(settings: environment.sync), reducer: SyncState.reducer)
+        sync.use(SyncThrottle.middleware(interval: environment.syncThrottle))
+        stats = tasks.with(StatsState(), reducer: StatsState.reducer)
 
         if let saved {
             tasks.dispatch(.tasks(.restore(saved)))
         }
         if effects {
             TasksEffects.attach(to: tasks, environment: environment)
-            SearchEffects.attach(to: search, environment: environment)
+            search.use(SearchMiddleware.make(environment: environment))
             SyncEffects.attach(to: sync, environment: environment)
         }
         statsPresenter = StatsPresenter(store: stats, debounce: environment.statsDebounce)

@@ -32,19 +32,21 @@ enum Demo {
         """
 
     /// The demo's settings: a quick remote whose first call fails, and short retry delays.
-    static func options(dataDir: String) throws(CommandFailure) -> GlobalOptions {
+    static func options(dataDir: String, logLevel: LogLevel = .warning) throws(CommandFailure) -> GlobalOptions {
         let arguments = [
             "--data-dir", dataDir, "--latency", "0.2", "--fail-first", "1", "--seed", "1", "--attempts", "3",
             "--retry-delay", "0.5",
         ]
         do {
-            return try GlobalOptions.parse(arguments)
+            var options = try GlobalOptions.parse(arguments)
+            options.logLevel = logLevel
+            return options
         } catch {
             throw CommandFailure("the demo's options are invalid: \(GlobalOptions.message(for: error))")
         }
     }
 
-    static func run(console: Console) async -> Bool {
+    static func run(console: Console, logLevel: LogLevel = .warning) async -> Bool {
         let folder = FileManager.default.temporaryDirectory
             .appendingPathComponent("taskboard-demo-\(UUID().uuidString)", isDirectory: true)
         defer { try? FileManager.default.removeItem(at: folder) }
@@ -54,7 +56,7 @@ enum Demo {
         )
         console.line()
         do throws(CommandFailure) {
-            let options = try options(dataDir: folder.path)
+            let options = try options(dataDir: folder.path, logLevel: logLevel)
             let session = try Launcher.session(options, console: console, mode: .script)
             let reporting = session.reportBackgroundEvents()
             defer { for subscription in reporting { subscription.cancel() } }

@@ -22,7 +22,13 @@ struct Environment: Sendable {
     var searchLatency: TimeInterval = 0.05
     /// Seconds the Stats subscription waits for the tasks to stop changing.
     var statsDebounce: TimeInterval = 0.05
+    /// Where the tree's runtime events go (`--log-level`); `nil` drops them.
+    var diagnostics: (any StoreDiagnostics)?
     var sync = SyncState.Settings()
+    /// The least time, in seconds, between the starts of two syncs (`SyncThrottle`): a guard against
+    /// bursts, shorter than a call to the remote usually takes, so a command that waited for its sync
+    /// rarely meets it.
+    var syncThrottle: TimeInterval = 0.1
     var saving = SaveState.Settings()
 
     init(

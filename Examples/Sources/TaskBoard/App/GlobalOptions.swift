@@ -64,6 +64,14 @@ struct GlobalOptions: ParsableArguments {
     )
     var record: String?
 
+    @Option(
+        help: ArgumentHelp(
+            "What the store tree logs on standard error: trace, debug, info, notice, warning, error or critical.",
+            valueName: "level"
+        )
+    )
+    var logLevel = LogLevel.warning
+
     func validate() throws {
         if let record, record.trimmingCharacters(in: .whitespaces).isEmpty {
             throw ValidationError("--record needs a file to write the action log to")

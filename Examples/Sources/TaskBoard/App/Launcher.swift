@@ -41,6 +41,7 @@ enum Launcher {
         } operation: {
             var environment = Environment(writeTasks: { try tasksFile.save($0) })
             environment.sync = options.sync
+            environment.diagnostics = LogDiagnostics.standardError(level: options.logLevel.level)
             // A recorded run restores the saved board after the recorder is attached, so the log has it.
             return Board(today: today(), saved: options.record == nil ? saved : nil, environment: environment)
         }

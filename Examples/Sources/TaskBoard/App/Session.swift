@@ -62,7 +62,7 @@ struct Session: Sendable {
     /// and its end writes what is left.
     func change(_ action: TasksAction) async throws(CommandFailure) -> TasksEvent? {
         try requireWritable()
-        let state = await board.tasks.send(.tasks(action)).1
+        let state = try await reduced(.tasks(action)).1
         guard mode != .script, board.environment.writeTasks != nil, !state.isSaved else { return state.lastEvent }
         events.awaitingSave(true)
         defer { events.awaitingSave(false) }
@@ -80,6 +80,19 @@ struct Session: Sendable {
             break
         }
         return state.lastEvent
+    }
+
+    /// Sends `action` to the tasks store and returns the state right after it, or throws what the
+    /// middleware made of it: the broken rule when `TaskRules.validate` blocked it.
+    private func reduced(_ action: AppAction) async throws(CommandFailure) -> TasksStoreState {
+        switch await board.tasks.outcome(of: action) {
+        case .reduced(let state):
+            return state
+        case .blocked:
+            throw CommandFailure(TaskRules.problem(with: action) ?? "the change was refused")
+        case .failed(let error):
+            throw CommandFailure("the change failed: \(error)")
+        }
     }
 
     /// Throws, naming the path and the cause, when the board is read-only.

@@ -44,7 +44,7 @@ struct TaskBoardCommand: AsyncParsableCommand {
     func run() async throws {
         let console = Console.standard()
         if demo || (script == nil && isatty(STDIN_FILENO) != 1) {
-            guard await Demo.run(console: console) else { throw ExitCode.failure }
+            guard await Demo.run(console: console, logLevel: options.logLevel) else { throw ExitCode.failure }
             return
         }
         let session: Session

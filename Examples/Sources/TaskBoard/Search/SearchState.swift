@@ -1,13 +1,21 @@
+import Canopy
+
 /// The Search feature's state, owned by the `search` child store (below `tasks`, so it sees the tasks).
 ///
-/// Each new query is a new ``Request``; the search effect watches the request with
-/// `effect(onChange:)`, waits out the debounce delay, and searches. A newer request cancels the run of
-/// the older one, and results for anything but the current request are ignored.
+/// Each new query is a new ``Request``; `SearchMiddleware` starts a run by id for it that waits out the
+/// debounce delay and searches. A newer request cancels the run of the older one, and results for
+/// anything but the current request are ignored.
 struct SearchState: Equatable, Sendable {
     /// One query as typed. `serial` makes a repeated query a new request, so it searches again.
     struct Request: Equatable, Sendable {
         var text = ""
         var serial = 0
+
+        /// The request that follows this one when `typed` is entered: its words joined by single spaces,
+        /// and the next serial.
+        func next(text typed: String) -> Request {
+            Request(text: typed.split(whereSeparator: \.isWhitespace).joined(separator: " "), serial: serial + 1)
+        }
     }
 
     enum Phase: Equatable, Sendable {
@@ -34,15 +42,20 @@ struct SearchState: Equatable, Sendable {
         phase == .debouncing || phase == .searching
     }
 
-    mutating func reduce(_ action: AppAction) {
-        guard case .search(let action) = action else { return }
+    /// The Search reducer, scoped to the Search actions.
+    static let reducer: Reducer<SearchState, AppAction> = Reducers.scope(
+        state: \.self,
+        action: \.search,
+        reducer: { state, action in state.reduce(action) }
+    )
+
+    private mutating func reduce(_ action: SearchAction) {
         switch action {
         case .setQuery(let text):
             if isPending { countSuperseded() }
-            let text = text.split(whereSeparator: \.isWhitespace).joined(separator: " ")
-            request = Request(text: text, serial: request.serial + 1)
+            request = request.next(text: text)
             results = nil
-            phase = text.isEmpty ? .idle : .debouncing
+            phase = request.text.isEmpty ? .idle : .debouncing
         case .started(let serial):
             guard serial == request.serial, phase == .debouncing else { return }
             phase = .searching

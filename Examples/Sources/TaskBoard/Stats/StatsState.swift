@@ -1,3 +1,5 @@
+import Canopy
+
 /// The Stats feature's own state, owned by the `stats` child store: how the numbers are shown. The
 /// numbers themselves are ``StatsProps``, computed from the tasks on the presentation queue.
 struct StatsState: Equatable, Sendable {
@@ -5,8 +7,15 @@ struct StatsState: Equatable, Sendable {
 
     var topTags = 5
 
-    mutating func reduce(_ action: AppAction) {
-        guard case .stats(.showTopTags(let count)) = action else { return }
+    /// The Stats reducer, scoped to the Stats actions.
+    static let reducer: Reducer<StatsState, AppAction> = Reducers.scope(
+        state: \.self,
+        action: \.stats,
+        reducer: { state, action in state.reduce(action) }
+    )
+
+    private mutating func reduce(_ action: StatsAction) {
+        guard case .showTopTags(let count) = action else { return }
         topTags = min(max(count, StatsState.topTagsRange.lowerBound), StatsState.topTagsRange.upperBound)
     }
 }

@@ -158,7 +158,16 @@ enum SyncCommands {
         if direction == .pull { try session.requireWritable() }
         let inBackground = background && session.mode != .oneShot
         if inBackground { session.events.startedBackgroundSync() }
-        await store.send(.sync(.start(direction)))
+        switch await store.outcome(of: .sync(.start(direction))) {
+        case .reduced:
+            break
+        case .blocked:
+            if inBackground { _ = session.events.takeBackgroundSync() }
+            throw SyncThrottle.refusal(interval: session.board.environment.syncThrottle)
+        case .failed(let error):
+            if inBackground { _ = session.events.takeBackgroundSync() }
+            throw CommandFailure("the \(direction.rawValue) could not start: \(error)")
+        }
         guard !inBackground else {
             session.console.line("\(direction.rawValue) started in the background; you will be told when it ends")
             return

@@ -49,8 +49,14 @@ struct SyncState: Equatable, Sendable {
         return failure.at.addingTimeInterval(delay)
     }
 
-    mutating func reduce(_ action: AppAction) {
-        guard case .sync(let action) = action else { return }
+    /// The Sync reducer, scoped to the Sync actions.
+    static let reducer: Reducer<SyncState, AppAction> = Reducers.scope(
+        state: \.self,
+        action: \.sync,
+        reducer: { state, action in state.reduce(action) }
+    )
+
+    private mutating func reduce(_ action: SyncAction) {
         switch action {
         case .start(let direction):
             start(direction)

@@ -31,6 +31,5 @@ enum TasksEvent: Equatable, Sendable {
     case unchanged(TaskItem)
     case deleted(TaskItem)
     case notFound(id: Int)
-    case rejected(reason: String)
     case replaced(count: Int)
 }

@@ -270,8 +270,6 @@ enum TaskArguments {
             session.console.line("no change: " + view.line(task))
         case .notFound(let id):
             throw .noTask(id)
-        case .rejected(let reason):
-            throw CommandFailure(reason)
         case .replaced, nil:
             break
         }

@@ -44,29 +44,25 @@ struct TasksState: Equatable, Sendable {
         reminders.map(\.run)
     }
 
-    /// The tasks reducer. It handles its own actions and a pull from the Sync feature, which travels up
-    /// through this store.
-    mutating func reduce(_ action: AppAction) {
-        switch action {
-        case .tasks(let action):
-            reduce(action)
-        case .sync(.pulled(let stored?)):
-            let before = snapshot
-            replace(with: stored.board)
-            if snapshot != before { markChanged() }
-        case .setToday, .search, .sync, .stats:
-            break
-        }
+    /// The tasks reducer: its own actions, and a pull from the Sync feature, which travels up through
+    /// this store.
+    static let reducer: Reducer<TasksState, AppAction> = Reducers.combine(
+        Reducers.scope(state: \.self, action: \.tasks) { state, action in state.reduce(action) },
+        Reducers.scope(state: \.self, action: \.pulledBoard) { state, stored in state.take(stored) }
+    )
+
+    /// Replaces the board with the one a pull brought back.
+    private mutating func take(_ stored: RemoteService.Stored) {
+        let before = snapshot
+        replace(with: stored.board)
+        if snapshot != before { markChanged() }
     }
 
     private mutating func reduce(_ action: TasksAction) {
         switch action {
         case .add(let title, let tags, let due):
+            // An empty title never gets here: `TaskRules.validate` blocks it.
             let title = title.trimmingCharacters(in: .whitespacesAndNewlines)
-            guard !title.isEmpty else {
-                lastEvent = .rejected(reason: "a task needs a title")
-                return
-            }
             let task = TaskItem(id: nextID, title: title, tags: Tag.normalize(tags), due: due)
             nextID += 1
             items.append(task)
@@ -74,10 +70,6 @@ struct TasksState: Equatable, Sendable {
             markChanged()
         case .rename(let id, let title):
             let title = title.trimmingCharacters(in: .whitespacesAndNewlines)
-            guard !title.isEmpty else {
-                lastEvent = .rejected(reason: "a task needs a title")
-                return
-            }
             update(id) { $0.title = title }
         case .complete(let id):
             update(id) { $0.isDone = true }

@@ -164,6 +164,30 @@ import Testing
         #expect(badRate.errors.contains("--fail-rate takes a probability from 0 to 1"))
     }
 
+    @Test func logLevelDebugShowsTheStoreEventsOnStandardErrorAndTheDefaultShowsNone() throws {
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let quiet = try run(["add", "Milk", "--data-dir", data])
+        #expect(quiet.status == 0, "\(quiet.errors)")
+        #expect(quiet.errors.isEmpty)
+
+        let debug = try run(["add", "Bread", "--data-dir", data, "--log-level", "debug"])
+        #expect(debug.status == 0, "\(debug.errors)")
+        #expect(debug.output == "added #2 [ ] Bread\n", "the log goes to standard error only")
+        let lines = debug.errors.split(separator: "\n")
+        #expect(
+            lines.contains {
+                $0.contains(#"debug taskboard: [TaskBoard] root/0 received tasks.add(title: "Bread""#)
+            }
+        )
+        #expect(lines.contains { $0.contains(#"root/0 reduced tasks.add(title: "Bread""#) })
+
+        let blank = try run(["add", " ", "--data-dir", data, "--log-level", "info"])
+        #expect(blank.status == 1)
+        #expect(blank.errors.contains(#"blocked tasks.add(title: " ", tags: [], due: nil) in middleware "validate""#))
+        #expect(blank.errors.hasSuffix("error: a task needs a title\n"))
+        #expect(!blank.errors.contains("received"), "info leaves out the debug events")
+    }
+
     @Test func withoutArgumentsAndWithoutATerminalTheDemoRunsAndExits() throws {
         defer { try? FileManager.default.removeItem(at: folder) }
         let result = try run([])

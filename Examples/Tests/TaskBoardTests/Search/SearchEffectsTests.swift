@@ -4,8 +4,8 @@ import Testing
 
 @testable import TaskBoard
 
-/// The debounced search, on the test store's clock: every state change and every action the search
-/// effect sends is asserted, and nothing sleeps.
+/// The debounced search (`SearchMiddleware`'s run by id), on the test store's clock: every state change
+/// and every action the run sends is asserted, and nothing sleeps.
 @Suite(.timeLimit(.minutes(1))) struct SearchEffectsTests {
     private let debounce = Environment().searchDebounce
     private let latency = Environment().searchLatency
@@ -88,6 +88,22 @@ import Testing
         }
         await store.finish()
     }
+
+    @Test func clearCancelsTheRunningSearch() async {
+        let store = makeStore()
+        await store.send(.search(.setQuery("milk"))) {
+            $0.request = SearchState.Request(text: "milk", serial: 1)
+            $0.phase = .debouncing
+        }
+        await store.receive(.started(serial: 1), from: \.search) { $0.phase = .searching }
+        await store.send(.search(.clear)) {
+            $0.request = SearchState.Request(text: "", serial: 2)
+            $0.phase = .idle
+            $0.superseded = 1
+        }
+        await store.advance(by: latency)  // when the cancelled search would have finished: nothing arrives
+        await store.finish()
+    }
 }
 
 /// The Search state as the tests state it: all of `SearchState` but a private count that only its
@@ -111,12 +127,5 @@ struct SearchSnapshot: Equatable {
 extension SearchState {
     var snapshot: SearchSnapshot {
         SearchSnapshot(self)
-    }
-}
-
-extension AppAction {
-    /// The Search action inside, if this is one.
-    var search: SearchAction? {
-        if case .search(let action) = self { action } else { nil }
     }
 }

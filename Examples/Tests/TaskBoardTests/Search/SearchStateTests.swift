@@ -9,25 +9,25 @@ import Testing
 
     @Test func eachQueryIsANewRequestThatWaitsForItsDebounce() {
         var state = SearchState()
-        state.reduce(.search(.setQuery("  buy   milk ")))
+        SearchState.reducer(&state, .search(.setQuery("  buy   milk ")))
         #expect(state.request == SearchState.Request(text: "buy milk", serial: 1))
         #expect(state.phase == .debouncing)
-        state.reduce(.search(.setQuery("buy milk")))
+        SearchState.reducer(&state, .search(.setQuery("buy milk")))
         #expect(state.request.serial == 2)
         #expect(state.superseded == 1)
     }
 
     @Test func onlyTheResultsOfTheCurrentRequestAreKept() {
         var state = SearchState()
-        state.reduce(.search(.setQuery("b")))
-        state.reduce(.search(.setQuery("bi")))
-        state.reduce(.search(.started(serial: 1)))
+        SearchState.reducer(&state, .search(.setQuery("b")))
+        SearchState.reducer(&state, .search(.setQuery("bi")))
+        SearchState.reducer(&state, .search(.started(serial: 1)))
         #expect(state.phase == .debouncing)
-        state.reduce(.search(.finished(results(1, "b"))))
+        SearchState.reducer(&state, .search(.finished(results(1, "b"))))
         #expect(state.results == nil)
-        state.reduce(.search(.started(serial: 2)))
+        SearchState.reducer(&state, .search(.started(serial: 2)))
         #expect(state.phase == .searching)
-        state.reduce(.search(.finished(results(2, "bi"))))
+        SearchState.reducer(&state, .search(.finished(results(2, "bi"))))
         #expect(state.results == results(2, "bi"))
         #expect(state.phase == .done)
         #expect(state.supersededByResults == 1)
@@ -35,22 +35,22 @@ import Testing
 
     @Test func supersededCountsRestartAfterResults() {
         var state = SearchState()
-        state.reduce(.search(.setQuery("a")))
-        state.reduce(.search(.setQuery("ab")))
-        state.reduce(.search(.finished(results(2, "ab"))))
-        state.reduce(.search(.setQuery("c")))
-        state.reduce(.search(.finished(results(3, "c"))))
+        SearchState.reducer(&state, .search(.setQuery("a")))
+        SearchState.reducer(&state, .search(.setQuery("ab")))
+        SearchState.reducer(&state, .search(.finished(results(2, "ab"))))
+        SearchState.reducer(&state, .search(.setQuery("c")))
+        SearchState.reducer(&state, .search(.finished(results(3, "c"))))
         #expect(state.supersededByResults == 0)
         #expect(state.superseded == 1)
     }
 
     @Test func anEmptyQueryOrClearGoesIdle() {
         var state = SearchState()
-        state.reduce(.search(.setQuery("a")))
-        state.reduce(.search(.clear))
+        SearchState.reducer(&state, .search(.setQuery("a")))
+        SearchState.reducer(&state, .search(.clear))
         #expect(state.phase == .idle)
         #expect(state.request.text.isEmpty)
-        state.reduce(.search(.setQuery("   ")))
+        SearchState.reducer(&state, .search(.setQuery("   ")))
         #expect(state.phase == .idle)
     }
 }

@@ -30,7 +30,7 @@ import Testing
 
     @Test func tagsHistogramIsRankedAndCut() {
         var options = StatsState()
-        options.reduce(.stats(.showTopTags(2)))
+        StatsState.reducer(&options, .stats(.showTopTags(2)))
         let props = StatsProps(
             tasks: tasks([
                 TaskItem(id: 1, title: "a", tags: ["home", "work"]),
@@ -54,7 +54,7 @@ import Testing
 
     @Test func topTagsIsClamped() {
         var options = StatsState()
-        options.reduce(.stats(.showTopTags(500)))
+        StatsState.reducer(&options, .stats(.showTopTags(500)))
         #expect(options.topTags == 50)
     }
 }

@@ -21,7 +21,9 @@ struct TestBoard {
         sync: SyncState.Settings = TestBoard.sync,
         failingWrites: Int = 0,
         saving: Bool = true,
-        saved: TasksSnapshot? = nil
+        saved: TasksSnapshot? = nil,
+        syncThrottle: TimeInterval = 0.25,
+        diagnostics: (any StoreDiagnostics)? = nil
     ) {
         let scheduler = TestScheduler()
         let writer = RecordingWriter(failures: failingWrites)
@@ -37,6 +39,9 @@ struct TestBoard {
                 writeTasks: saving ? writer.write : nil
             )
             environment.sync = sync
+            // Shorter than a remote call (0.3 s), so a sync that ended never holds up the next one.
+            environment.syncThrottle = syncThrottle
+            environment.diagnostics = diagnostics
             scheduler.track([environment.effectQueue, environment.sleeper.queue, remoteSleeper.queue])
             return Board(today: TestBoard.day, saved: saved, environment: environment)
         }
@@ -122,4 +127,14 @@ func firstState<State: Sendable>(
         return nil
     }
     return found ?? nil
+}
+
+extension TestBoard {
+    /// Runs `script` on this board as `--script` would, with a captured console; lines are named `test:n`.
+    func runScript(_ script: String) async -> (succeeded: Bool, captured: CapturedConsole) {
+        let captured = CapturedConsole()
+        let session = Session(board: board, console: captured.console, mode: .script) { TestBoard.day }
+        let succeeded = await ScriptRunner.run(InputLines.lines(of: script), in: session, echo: false, name: "test")
+        return (succeeded, captured)
+    }
 }

@@ -9,7 +9,7 @@ import Testing
 
     private func started(_ direction: SyncState.Direction = .push) -> SyncState {
         var state = SyncState(settings: TestBoard.sync)
-        state.reduce(.sync(.start(direction)))
+        SyncState.reducer(&state, .sync(.start(direction)))
         return state
     }
 
@@ -18,28 +18,28 @@ import Testing
         #expect(state.run.isInProgress)
         #expect(state.run.currentAttempt == 0)
         let run = state.run
-        state.reduce(.sync(.start(.pull)))
+        SyncState.reducer(&state, .sync(.start(.pull)))
         #expect(state.run == run)
         #expect(state.direction == .push)
     }
 
     @Test func aFailedAttemptRetriesWithBackoffAndKnowsWhen() {
         var state = started()
-        state.reduce(.sync(.attemptStarted(attempt: 0)))
-        state.reduce(.sync(.attemptFailed(reason: "503", at: at)))
+        SyncState.reducer(&state, .sync(.attemptStarted(attempt: 0)))
+        SyncState.reducer(&state, .sync(.attemptFailed(reason: "503", at: at)))
         #expect(state.run.currentAttempt == 1)
         #expect(state.run.delay == 1)
         #expect(state.nextRetryAt == at.addingTimeInterval(1))
-        state.reduce(.sync(.attemptStarted(attempt: 1)))
+        SyncState.reducer(&state, .sync(.attemptStarted(attempt: 1)))
         #expect(state.nextRetryAt == nil)
-        state.reduce(.sync(.attemptFailed(reason: "503", at: at)))
+        SyncState.reducer(&state, .sync(.attemptFailed(reason: "503", at: at)))
         #expect(state.run.delay == 2)
     }
 
     @Test func theLastFailedAttemptFailsTheSync() {
         var state = started()
         for _ in 0..<3 {
-            state.reduce(.sync(.attemptFailed(reason: "reset", at: at)))
+            SyncState.reducer(&state, .sync(.attemptFailed(reason: "reset", at: at)))
         }
         #expect(state.run.isFailed)
         #expect(state.lastOutcome == "push failed after 3 attempts: reset")
@@ -47,33 +47,33 @@ import Testing
 
     @Test func cancelStopsTheSyncAndALateResultChangesNothing() {
         var state = started()
-        state.reduce(.sync(.cancel))
+        SyncState.reducer(&state, .sync(.cancel))
         #expect(state.run.isCancelled)
-        state.reduce(.sync(.pushed(taskCount: 1, remoteRevision: 1)))
+        SyncState.reducer(&state, .sync(.pushed(taskCount: 1, remoteRevision: 1)))
         #expect(state.run.isCancelled)
         #expect(state.lastOutcome == "push cancelled")
     }
 
     @Test func statusLineShowsAttemptsAndTheNextRetryTime() {
         var state = started()
-        state.reduce(.sync(.attemptStarted(attempt: 0)))
+        SyncState.reducer(&state, .sync(.attemptStarted(attempt: 0)))
         #expect(SyncStatus.line(state) == "push: pushing... attempt 1 of 3")
-        state.reduce(.sync(.attemptFailed(reason: "503 service unavailable", at: at)))
+        SyncState.reducer(&state, .sync(.attemptFailed(reason: "503 service unavailable", at: at)))
         let utc = TimeZone(identifier: "UTC")!
         #expect(
             SyncStatus.line(state, timeZone: utc)
                 == "push: attempt 1 of 3 failed (503 service unavailable); next retry at 10:00:01 (attempt 2 of 3)"
         )
-        state.reduce(.sync(.pushed(taskCount: 2, remoteRevision: 4)))
+        SyncState.reducer(&state, .sync(.pushed(taskCount: 2, remoteRevision: 4)))
         #expect(SyncStatus.line(state) == "pushed 2 tasks (remote revision 4)")
     }
 
     @Test func autoSyncTicksStartAPushOnlyWhileOn() {
         var state = SyncState(settings: TestBoard.sync)
-        state.reduce(.sync(.autoSyncTick))
+        SyncState.reducer(&state, .sync(.autoSyncTick))
         #expect(state.run.isIdle)
-        state.reduce(.sync(.setAutoSync(true)))
-        state.reduce(.sync(.autoSyncTick))
+        SyncState.reducer(&state, .sync(.setAutoSync(true)))
+        SyncState.reducer(&state, .sync(.autoSyncTick))
         #expect(state.run.isInProgress)
         #expect(state.direction == .push)
     }
