@@ -103,7 +103,7 @@ import Testing
         return Tree(root: root, first: first, second: second, grandchild: grandchild)
     }
 
-    static func randomAction(_ random: inout SeededRandom) -> Action {
+    static func randomAction(_ random: inout SplitMix64) -> Action {
         switch random.next(below: 4) {
         case 0: .add(random.next(below: 40))
         case 1: .rename("n\(random.next(below: 1000))")
@@ -119,7 +119,7 @@ import Testing
         let output = LogOutput()
         let recorder = ActionRecorder<Action>(appVersion: "test 1") { output.append($0) }
         let live = Self.makeTree(live: true, recorder: recorder)
-        var random = SeededRandom(seed: seed)
+        var random = SplitMix64(seed: seed)
         for _ in 0..<300 {
             live.dispatch(Self.randomAction(&random), to: random.next(below: 4))
         }
@@ -151,7 +151,7 @@ import Testing
         live.root.use(recorder.middleware(recording: notAFollowUp))
         // Effects run again on replay, so their results come when they come: the same order as when
         // recording only if each user action was settled before the next, as a person using an app does.
-        var random = SeededRandom(seed: 7)
+        var random = SplitMix64(seed: 7)
         for _ in 0..<200 {
             await live.sendAndSettle(Self.randomAction(&random), to: random.next(below: 4))
         }
@@ -377,23 +377,5 @@ final class LogOutput: Sendable {
 
     func append(_ chunk: Data) {
         bytes.withLock { $0.append(chunk) }
-    }
-}
-
-/// A small deterministic generator (SplitMix64), so a failing sequence can be replayed from its seed.
-struct SeededRandom {
-    private var state: UInt64
-
-    init(seed: UInt64) {
-        state = seed
-    }
-
-    mutating func next(below bound: Int) -> Int {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var mixed = state
-        mixed = (mixed ^ (mixed >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        mixed = (mixed ^ (mixed >> 27)) &* 0x94D0_49BB_1331_11EB
-        mixed ^= mixed >> 31
-        return Int(mixed % UInt64(bound))
     }
 }
