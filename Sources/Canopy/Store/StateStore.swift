@@ -89,14 +89,19 @@ public struct StateStore<State: Sendable, Action: Sendable>: Store {
     ) {
         // The reducer runs in the dependency scope of this call, and a test harness (`CanopyTesting`)
         // sees every action of the tree through it.
-        let scoped = DependencyScope.capturing(reducer)
+        // Not `harness?.rootReducer(scoped) ?? scoped`: an optional closure of a generic type is stored
+        // reabstracted, and every call of the reducer would then pay for two conversion thunks.
+        var rootReducer = DependencyScope.capturing(reducer)
+        if let harness = scheduler as? any TestHarness {
+            rootReducer = harness.rootReducer(rootReducer)
+        }
         self.node = RootNode(
             initialState: initialState,
             qos: qos,
             scheduler: scheduler,
             diagnostics: diagnostics,
             cycleDetection: cycleDetection,
-            reducer: (scheduler as? any TestHarness)?.rootReducer(scoped) ?? scoped
+            reducer: rootReducer
         )
     }
 

@@ -289,6 +289,7 @@ final class StoreTree: @unchecked Sendable {
     /// A node that translates actions (`map(actions:)`) continues the walk with the translated action
     /// by calling this again, so each translation on the path adds one stack frame; the tree's depth
     /// alone adds none.
+    @inline(__always)
     func reduceUp<Action>(_ action: Action, from node: ActionNode<Action>) {
         // The path is recorded only when something listens, that is when the walk down will read it.
         let recording = isListenedTo
