@@ -34,7 +34,8 @@ final class Recorder<Value: Sendable>: @unchecked Sendable {
     func waitFor(count: Int, sourceLocation: SourceLocation = #_sourceLocation) async -> [Value] {
         let received = await withCheckedContinuation { (continuation: CheckedContinuation<[Value]?, Never>) in
             let pending = ResumeOnce(continuation)
-            DispatchQueue.global().asyncAfter(deadline: .now() + .seconds(20)) { pending.resume(nil) }
+            let bound = DispatchTime.now() + .seconds(20)
+            DispatchQueue.global().asyncAfter(deadline: bound) { pending.resume(nil) }  // allowed: a bound
             let ready: [Value]? = lock.withLock {
                 if values.count >= count { return values }
                 waiters.append((count, pending.resume))

@@ -7,6 +7,8 @@ enum ActionKind {
         if type is any AsyncAction.Type { return true }
         // A struct or enum that does not conform can never hold an `AsyncAction`; a class (through a
         // subclass), an existential or an optional can. The first word of a type's metadata is its kind.
+        // Safety: a metatype is a pointer to the type's metadata, whose first word (the kind) every Swift
+        // type has, per the stable ABI; it is only read.
         let kind = unsafeBitCast(type as Any.Type, to: UnsafePointer<UInt>.self).pointee
         return kind != structMetadataKind && kind != enumMetadataKind
     }

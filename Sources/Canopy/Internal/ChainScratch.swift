@@ -43,6 +43,7 @@ final class ChainScratch<State, Action>: @unchecked Sendable {
 
     deinit {
         if didForward {
+            // Safety: `forwarded` holds an `Action` exactly while `didForward` is true.
             forwarded.assumingMemoryBound(to: Action.self).deinitialize(count: 1)
         }
         forwarded.deallocate()
@@ -58,6 +59,7 @@ final class ChainScratch<State, Action>: @unchecked Sendable {
     func discardForwarded() {
         guard didForward else { return }
         didForward = false
+        // Safety: `forwarded` held an `Action`, since `didForward` was true.
         forwarded.assumingMemoryBound(to: Action.self).deinitialize(count: 1)
     }
 
@@ -65,6 +67,7 @@ final class ChainScratch<State, Action>: @unchecked Sendable {
     func takeForwarded(into action: inout Action) -> Bool {
         guard didForward else { return false }
         didForward = false
+        // Safety: `forwarded` held an `Action`, since `didForward` was true; it is left empty.
         action = forwarded.assumingMemoryBound(to: Action.self).move()
         return true
     }

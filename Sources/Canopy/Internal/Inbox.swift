@@ -283,6 +283,7 @@ struct InboxBuffer: @unchecked Sendable {
     /// Deinitialises the actions left and frees the memory.
     mutating func release<Action>(_: Action.Type) {
         guard let actions else { return }
+        // Safety: `actions` holds `count` initialised values of `Action`, the inbox's action type.
         actions.assumingMemoryBound(to: Action.self).deinitialize(count: count)
         actions.deallocate()
         self.actions = nil
@@ -303,6 +304,7 @@ struct InboxBuffer: @unchecked Sendable {
         )
         let typed = newActions.bindMemory(to: Action.self, capacity: newCapacity)
         if let actions {
+            // Safety: the old memory holds `count` initialised values of `Action`; they move over.
             typed.moveInitialize(from: actions.assumingMemoryBound(to: Action.self), count: count)
             actions.deallocate()
         }

@@ -1,6 +1,8 @@
 /// A tree node that takes actions of type `Action`: the part of a node the engine's walk up the tree
 /// (``StoreTree/reduceUp(_:from:)``) needs.
 class ActionNode<Action: Sendable>: TreeNode, InboxReceiver, @unchecked Sendable {
+    // Safety: `middleware` is set and read only on the tree's queue, like `TreeNode`'s fields; the
+    // `let`s never change.
     /// Whether a dispatched action of this node's type could be an ``AsyncAction`` (decided once).
     final let mayReceiveAsyncActions: Bool
     /// The root's inbox when the root takes this node's `Action` too: actions for this node then wait

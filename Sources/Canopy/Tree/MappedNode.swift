@@ -5,6 +5,7 @@
 final class MappedNode<ParentState: Sendable, ParentAction: Sendable, State: Sendable, Action: Sendable>:
     StateNode<State, Action>, @unchecked Sendable
 {
+    // Safety: no mutable state of its own; what it inherits is confined as `TreeNode` says.
     let parent: StateNode<ParentState, ParentAction>
     private let transformState: @Sendable (ParentState) -> State
     private let transformAction: @Sendable (Action) -> ParentAction

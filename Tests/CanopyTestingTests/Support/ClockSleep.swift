@@ -10,7 +10,7 @@ import Foundation
 extension DelayScheduler {
     /// Returns after `seconds` of this scheduler's time; throws `CancellationError` as soon as the task
     /// is cancelled. Effects in these tests wait with it, as an app's effects wait on its clock.
-    func sleep(for seconds: TimeInterval) async throws {
+    func sleep(for seconds: TimeInterval) async throws {  // allowed: the scheduler's clock
         let wait = ClockWait()
         try await withTaskCancellationHandler {
             try await withCheckedThrowingContinuation { continuation in

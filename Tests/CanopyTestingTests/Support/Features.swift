@@ -48,9 +48,9 @@ struct Search: Equatable, Sendable {
             guard !query.isEmpty else { return Effect {} }
             return Effect {
                 do {
-                    try await scheduler.sleep(for: debounce)
+                    try await scheduler.sleep(for: debounce)  // allowed: the test's manual clock
                     dispatch(.started(query))
-                    try await scheduler.sleep(for: latency)
+                    try await scheduler.sleep(for: latency)  // allowed: the test's manual clock
                     dispatch(.finished(query, catalog.filter { $0.contains(query) }))
                 } catch {
                     // Cancelled by a newer query.
@@ -125,7 +125,7 @@ struct Loader: Sendable {
                     return count
                 }
                 do {
-                    try await scheduler.sleep(for: 1)
+                    try await scheduler.sleep(for: 1)  // allowed: the test's manual clock
                 } catch {
                     return
                 }

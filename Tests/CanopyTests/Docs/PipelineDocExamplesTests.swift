@@ -53,7 +53,7 @@ import Testing
         let search = Middleware<Board, BoardAction>("search") { action, context in
             if case .search(let text) = action {
                 context.run(id: "search", cancelInFlight: true) { task in
-                    try await task.sleep(for: 0.3)
+                    try await task.sleep(for: 0.3)  // allowed: the store's manual clock
                     task.send(.results(try await index.search(text)))
                 }
             }
@@ -270,7 +270,7 @@ import Testing
             switch action {
             case .query(let text):
                 context.run(id: "search", cancelInFlight: true) { task in  // only the last search matters
-                    try await task.sleep(for: 0.3)
+                    try await task.sleep(for: 0.3)  // allowed: the store's manual clock
                     task.send(.results(try await index.search(text)))
                 }
             case .clear:
@@ -304,7 +304,8 @@ import Testing
     @Test func rateLimits() async {
         let syncer = Middleware<Board, BoardAction>("syncer") { action, context in
             if case .sync = action {
-                context.run(id: "sync") { task in try await task.sleep(for: 60) }  // a long sync
+                // A long sync, on the store's manual clock.
+                context.run(id: "sync") { task in try await task.sleep(for: 60) }  // allowed: manual clock
             }
             context.next(action)
         }

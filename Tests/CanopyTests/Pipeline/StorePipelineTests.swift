@@ -169,7 +169,7 @@ import Testing
                     if case .search(let query) = action {
                         context.run(id: "search", cancelInFlight: true) { task in
                             started.record(query)
-                            try await task.sleep(for: 1)
+                            try await task.sleep(for: 1)  // allowed: the manual clock
                             task.send(.found(query))
                         }
                     }

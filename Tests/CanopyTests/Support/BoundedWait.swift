@@ -33,7 +33,7 @@ func boundedWait<Value: Sendable>(
 ) async -> Value? {
     let value = await withCheckedContinuation { (continuation: CheckedContinuation<Value?, Never>) in
         let once = ResumeOnce(continuation)
-        DispatchQueue.global().asyncAfter(deadline: waitBound) { once.resume(nil) }
+        DispatchQueue.global().asyncAfter(deadline: waitBound) { once.resume(nil) }  // allowed: a bound
         start { once.resume($0) }
     }
     if value == nil {

@@ -19,7 +19,8 @@ final class CancellationProbe: Sendable {
     /// broken: then it ends after the wait bound, so the test fails on the events instead of hanging).
     func waitForCancellation(run: Int = 0) async {
         let (stream, continuation) = AsyncStream<Never>.makeStream()
-        DispatchQueue.global().asyncAfter(deadline: .now() + .seconds(waitBoundSeconds)) {
+        let bound = DispatchTime.now() + .seconds(waitBoundSeconds)
+        DispatchQueue.global().asyncAfter(deadline: bound) {  // allowed: a bound that fails instead of hanging
             continuation.finish()
         }
         await withTaskCancellationHandler {
