@@ -275,8 +275,10 @@ public final class TestStore<State: Sendable, Action: Sendable>: Sendable {
                 continuation.resume(returning: log.endSend())
             }
         }
-        guard let entry else {
-            preconditionFailure("Internal inconsistency: the action the TestStore sent did not reach the root")
+        // A middleware may hold the action back (block it, throw, or debounce it): then nothing reached
+        // the reducers, and the state must be as it was.
+        guard let entry = entry ?? log.state.map({ ActionLog.Entry(action: action, before: $0, after: $0) }) else {
+            preconditionFailure("Internal inconsistency: the TestStore has seen no state of its store")
         }
         check(entry, after: "send(\(StateDump.line(of: action)))", assert: assert, at: site)
     }

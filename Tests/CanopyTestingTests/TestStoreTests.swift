@@ -11,6 +11,23 @@ import Testing
         await store.finish()
     }
 
+    @Test func anActionAMiddlewareHoldsBackLeavesTheStateAsItWas() async {
+        let store = TestStore<Int, Int> { scheduler in
+            StateStore(
+                0,
+                scheduler: scheduler,
+                middlewares: [.throttle({ $0 > 0 }, for: 1), .debounce({ $0 < 0 }, for: 1)],
+                reducer: { state, action in state += action }
+            )
+        }
+        await store.send(1) { $0 = 1 }
+        await store.send(5)  // throttled: blocked, nothing changes
+        await store.send(-1)  // debounced: held for a second
+        await store.advance(by: 1)
+        await store.receive(-1) { $0 = 0 }  // let go by the debounce
+        await store.finish()
+    }
+
     @Test func receiveWaitsOutTheDebounceOnTheTestClock() async {
         let store = TestStore.search()
         await store.send(.setQuery("milk")) {

@@ -28,6 +28,9 @@ final class ActionLogWriter: @unchecked Sendable {
         return encoder
     }()
     private var isClosed = false
+    /// Set by the first failed write: a write that failed may have left part of a line, so nothing is
+    /// written after it, and a reader sees that part as the log's truncated last line.
+    private var writeFailed = false
 
     init(name: String, write: @escaping @Sendable (Data) throws -> Void, close: @escaping @Sendable () -> Void) {
         self.name = name
@@ -60,6 +63,7 @@ final class ActionLogWriter: @unchecked Sendable {
             line.append(UInt8(ascii: "\n"))
             try output(line)
         } catch {
+            writeFailed = true
             keep(error, in: failure)
         }
     }
@@ -69,7 +73,7 @@ final class ActionLogWriter: @unchecked Sendable {
     /// Only the action goes through `JSONEncoder`; the envelope around it (the same keys, sorted, as
     /// ``ActionLogFormat/Entry``) is written directly, which halves the cost of a line.
     func write(_ batch: [ActionLogBuffer.Pending], failure: LockedValue<ActionLogError?>) {
-        guard !isClosed else { return }
+        guard !isClosed, !writeFailed else { return }
         var chunk = Data()
         for entry in batch {
             do {
@@ -88,6 +92,7 @@ final class ActionLogWriter: @unchecked Sendable {
         do {
             try output(chunk)
         } catch {
+            writeFailed = true
             keep(error, in: failure)
         }
     }

@@ -19,14 +19,30 @@ public struct ErrorResolverContext<State, Action> {
     /// The name of the middleware that threw.
     public let middleware: String
 
-    let environment: MiddlewareEnvironment<Action>
+    /// Sends to the node the failed action was sent to; made on the queue, with the context, so that
+    /// calling it later from another thread reads nothing of the tree's.
+    private let send: @Sendable (Action) -> Void
+
+    init(
+        action: Action,
+        state: State,
+        target: StoreID,
+        middleware: String,
+        environment: MiddlewareEnvironment<Action>
+    ) {
+        self.action = action
+        self.state = state
+        self.target = target
+        self.middleware = middleware
+        self.send = environment.sender()
+    }
 
     /// Sends a recovery action to the node the failed action was sent to, queued after the actions already
     /// waiting (FIFO). It goes through the middleware chain like any dispatched action.
     ///
     /// - Parameter action: The action to send.
     public func dispatch(_ action: Action) {
-        environment.send(action)
+        send(action)
     }
 }
 

@@ -48,9 +48,13 @@ extension Middleware {
     /// `matches` selects the kind. A matching action is held and its dispatch completes as
     /// ``DispatchOutcome/blocked``; a newer one replaces it and restarts the wait. When `interval` seconds
     /// pass with no newer one, the held action is dispatched again to the node it was sent to, queued
-    /// like any action; it skips this middleware, and the middleware before it, and goes through the ones
-    /// after it and the reducers. The queue is never held up meanwhile. Time is the tree's clock.
-    /// Releasing the store drops a held action.
+    /// like any action; it skips this middleware, the middleware before it and the chains above this
+    /// store's, and goes through the ones after it and the reducers. The queue is never held up
+    /// meanwhile. Time is the tree's clock. Releasing the store, or attaching more middleware to it
+    /// (``StateStore/use(_:)``), drops a held action.
+    ///
+    /// One debounce holds one action for the whole store it is attached to: on the root, a newer matching
+    /// action replaces the held one whichever store of the tree it was sent to.
     ///
     /// ```swift
     /// let store = StateStore(

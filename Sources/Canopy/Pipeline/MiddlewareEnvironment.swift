@@ -99,6 +99,15 @@ final class MiddlewareEnvironment<Action>: Sendable {
         route()(action, EntryContext(causes: causes?()), nil)
     }
 
+    /// On the queue: a way to send actions later, from any thread, to the node the handled action was
+    /// sent to, as caused by it.
+    func sender() -> @Sendable (Action) -> Void {
+        guard let route else { return { action in self.dispatch(action, 0) } }
+        let send = route()
+        let entry = EntryContext(causes: causes?())
+        return { action in send(action, entry, nil) }
+    }
+
     /// On the queue: a delivery for results of work started now, to the node the handled action was
     /// sent to, dropped once `run` is no longer current.
     func deliverer() -> @Sendable (Action, EffectRun) -> Void {

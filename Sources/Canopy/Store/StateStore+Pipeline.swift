@@ -57,6 +57,9 @@ extension StateStore {
     /// its descendants, after the root's middleware. Actions dispatched from this thread after the call
     /// pass through it; those dispatched before do not.
     ///
+    /// Attaching rebuilds this store's chain: what its middleware keeps starts afresh (a throttle's last
+    /// time), and an action a debounce holds is dropped. Attach rate limits when the store is made.
+    ///
     /// ```swift
     /// tasks.use(.throttle({ $0 == .sync }, for: 1))
     /// ```

@@ -267,11 +267,11 @@ final class StoreTree: @unchecked Sendable {
     /// On the queue, with cycle detection on: counts `action` and follows its causes; reports what
     /// passes a limit. Never drops the action.
     private func recordCause<Action>(of action: Action, at node: ActionNode<Action>, causes: [String]?) {
-        guard detectsCycles, var detector = cycleDetector else { return }
+        guard detectsCycles, cycleDetector != nil else { return }
         let kind = CycleDetector.kind(of: action)
         let causes = causes ?? []
-        let reports = detector.record(kind: kind, causes: causes, now: scheduler.now)
-        cycleDetector = detector
+        // In place: a copy would copy the detector's tables on every action.
+        let reports = cycleDetector!.record(kind: kind, causes: causes, now: scheduler.now)
         currentCauses = causes + [kind]
         for report in reports {
             if let diagnostics {

@@ -317,3 +317,35 @@ private final class EventRecorder: StoreDiagnostics {
         #expect(second.weakStore().storeID == second.storeID)
     }
 }
+
+@Suite(.timeLimit(.minutes(1))) struct ErrorResolverRoutingTests {
+    struct Failure: Error {}
+
+    @Test func aRecoveryDispatchedLaterFromATaskReachesTheStoreTheFailedActionWasSentTo() async {
+        let root = StateStore<[String], String>(
+            [],
+            middlewares: [
+                Middleware("fails") { action, context in
+                    if action == "save" { throw Failure() }
+                    context.next(action)
+                }
+            ],
+            resolvers: [
+                ErrorResolver("retry later") { _, context in
+                    Task { context.dispatch("recovered") }  // from another thread, after the stage
+                    return .resolved
+                }
+            ],
+            reducer: { state, action in state.append(action) }
+        )
+        let child = root.with([String]()) { local, action in local.append(action) }
+        await child.send("save")
+        var state = await child.state
+        for _ in 0..<10_000 where state.1.isEmpty {
+            await Task.yield()
+            state = await child.state
+        }
+        #expect(state.1 == ["recovered"])
+        #expect(state.0 == ["recovered"])
+    }
+}
