@@ -15,6 +15,10 @@ import Testing
 ///   - saved: The board on disk when the app starts; restoring it is not asserted.
 ///   - remote: How the in-process remote behaves.
 ///   - writer: Where saves go; `nil` keeps the board in memory only (no save effect).
+///   - fileID: Where the test creates the store; failures found when it is released point here.
+///   - filePath: See `fileID`.
+///   - line: See `fileID`.
+///   - column: See `fileID`.
 /// - Returns: The test store, and the environment the board was built with (its remote counts calls).
 func boardTestStore<State: Sendable, TreeState: Sendable>(
     observing observe: @escaping @Sendable (TreeState) -> State,
