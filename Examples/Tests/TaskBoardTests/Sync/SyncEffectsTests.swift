@@ -28,14 +28,36 @@ import Testing
         return (store, environment.remote)
     }
 
-    /// Sends a push and asserts its start and the start of its first attempt.
-    private func startPush(_ store: TestStore<TestedSync, AppAction>) async {
-        await store.send(.sync(.start(.push))) {
-            $0.direction = .push
-            $0.run = .attempt(0)
-            $0.status = "push: pushing... attempt 1 of 3"
-        }
-        await store.receive(sync: .attemptStarted(attempt: 0)) { $0.activeAttempt = 0 }
+    /// Sends a push and asserts its start and the start of its first attempt. A failure points at the
+    /// test's `line`.
+    private func startPush(_ store: TestStore<TestedSync, AppAction>, line: UInt = #line) async {
+        await store.send(
+            .sync(.start(.push)),
+            assert: {
+                $0.direction = .push
+                $0.run = .attempt(0)
+                $0.status = "push: pushing... attempt 1 of 3"
+            },
+            line: line
+        )
+        await store.receive(sync: .attemptStarted(attempt: 0), assert: { $0.activeAttempt = 0 }, line: line)
+    }
+
+    /// Asserts that the first attempt failed when its call ended, and that the second waits its backoff
+    /// (1 s) in the store. A failure points at the test's `line`.
+    private func receiveFirstFailure(_ store: TestStore<TestedSync, AppAction>, line: UInt = #line) async {
+        let failedAt = TestBoard.start.addingTimeInterval(Self.latency)
+        let reason = "request timed out"  // the first failure the remote's seed draws
+        await store.receive(
+            sync: .attemptFailed(reason: reason, at: failedAt),
+            assert: {
+                $0.run = .attempt(1, after: 1)
+                $0.lastFailure = SyncState.FailedAttempt(attempt: 0, reason: reason, at: failedAt)
+                $0.nextRetryAt = failedAt.addingTimeInterval(1)
+                $0.status = "push: attempt 1 of 3 failed (\(reason)); next retry at 10:00:01 (attempt 2 of 3)"
+            },
+            line: line
+        )
     }
 
     @Test func aFailedPushIsRetriedAfterItsBackoff() async {
@@ -43,15 +65,7 @@ import Testing
         await startPush(store)
         #expect(remote.callCount == 1)
 
-        // Attempt 1 fails when its call ends; attempt 2 waits for its backoff (1 s) in the store.
-        let failedAt = TestBoard.start.addingTimeInterval(Self.latency)
-        let reason = "request timed out"
-        await store.receive(sync: .attemptFailed(reason: reason, at: failedAt)) {
-            $0.run = .attempt(1, after: 1)
-            $0.lastFailure = SyncState.FailedAttempt(attempt: 0, reason: reason, at: failedAt)
-            $0.nextRetryAt = failedAt.addingTimeInterval(1)
-            $0.status = "push: attempt 1 of 3 failed (\(reason)); next retry at 10:00:01 (attempt 2 of 3)"
-        }
+        await receiveFirstFailure(store)
         #expect(store.now == Self.latency)
         await store.advance(by: 0.5)
         #expect(remote.callCount == 1)
@@ -75,14 +89,7 @@ import Testing
     @Test func cancelDuringTheBackoffStopsTheRetry() async {
         let (store, remote) = makeStore(failFirst: 5)
         await startPush(store)
-        let failedAt = TestBoard.start.addingTimeInterval(Self.latency)
-        let reason = "request timed out"
-        await store.receive(sync: .attemptFailed(reason: reason, at: failedAt)) {
-            $0.run = .attempt(1, after: 1)
-            $0.lastFailure = SyncState.FailedAttempt(attempt: 0, reason: reason, at: failedAt)
-            $0.nextRetryAt = failedAt.addingTimeInterval(1)
-            $0.status = "push: attempt 1 of 3 failed (\(reason)); next retry at 10:00:01 (attempt 2 of 3)"
-        }
+        await receiveFirstFailure(store)
 
         await store.send(.sync(.cancel)) {
             $0.run = .cancelled

@@ -18,6 +18,25 @@ import Testing
         boardTestStore(observing: { TestedTasks($0.1) }, of: \.tasks, writer: writer, line: line).store
     }
 
+    /// Adds task 1, "A", to the empty board: the first change, whose save waits its delay. A failure
+    /// points at the test's `line`.
+    @discardableResult
+    private func addFirstTask(to store: TestStore<TestedTasks, AppAction>, line: UInt = #line) async -> TaskItem {
+        let task = TaskItem(id: 1, title: "A")
+        await store.send(
+            .tasks(.add(title: "A")),
+            assert: {
+                $0.items = [task]
+                $0.nextID = 2
+                $0.revision = 1
+                $0.lastEvent = .added(task)
+                $0.saving.run = .attempt(0, after: settings.delay)
+            },
+            line: line
+        )
+        return task
+    }
+
     @Test func aBurstOfChangesIsWrittenOnceAfterTheDelay() async {
         let writer = RecordingWriter(failures: 0)
         let store = makeStore(writer: writer)
@@ -48,14 +67,7 @@ import Testing
     @Test func aFailedWriteIsRetriedAndTheTasksStayInMemory() async {
         let writer = RecordingWriter(failures: 1)
         let store = makeStore(writer: writer)
-        let task = TaskItem(id: 1, title: "A")
-        await store.send(.tasks(.add(title: "A"))) {
-            $0.items = [task]
-            $0.nextID = 2
-            $0.revision = 1
-            $0.lastEvent = .added(task)
-            $0.saving.run = .attempt(0, after: settings.delay)
-        }
+        await addFirstTask(to: store)
         let backoff = settings.retryPolicy.delay(beforeRetry: 1)
         await store.receive(.saveFailed(reason: "no space left on device"), from: \.tasks) {
             $0.saving.run = .attempt(1, after: backoff)
@@ -83,14 +95,7 @@ import Testing
     @Test func flushWritesAtOnce() async {
         let writer = RecordingWriter(failures: 0)
         let store = makeStore(writer: writer)
-        let task = TaskItem(id: 1, title: "A")
-        await store.send(.tasks(.add(title: "A"))) {
-            $0.items = [task]
-            $0.nextID = 2
-            $0.revision = 1
-            $0.lastEvent = .added(task)
-            $0.saving.run = .attempt(0, after: settings.delay)
-        }
+        await addFirstTask(to: store)
         await store.send(.tasks(.flush)) { $0.saving.run = .attempt(0) }
         await store.receive(.saved(revision: 1), from: \.tasks) {
             $0.saving.run = .succeeded
@@ -103,15 +108,8 @@ import Testing
 
     @Test func remindersFireOnTheirOwnAndARemovedOneIsCancelled() async {
         let store = makeStore(writer: RecordingWriter(failures: 0))
-        let first = TaskItem(id: 1, title: "A")
+        let first = await addFirstTask(to: store)
         let second = TaskItem(id: 2, title: "B")
-        await store.send(.tasks(.add(title: "A"))) {
-            $0.items = [first]
-            $0.nextID = 2
-            $0.revision = 1
-            $0.lastEvent = .added(first)
-            $0.saving.run = .attempt(0, after: settings.delay)
-        }
         await store.send(.tasks(.add(title: "B"))) {
             $0.items = [first, second]
             $0.nextID = 3
