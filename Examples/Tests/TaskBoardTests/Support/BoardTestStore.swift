@@ -1,7 +1,6 @@
 import Canopy
 import CanopyTesting
 import Foundation
-import Testing
 
 @testable import TaskBoard
 
@@ -77,7 +76,6 @@ struct TestedRun: Equatable {
         self.delay = delay
     }
 
-    static let idle = TestedRun(.idle)
     static let succeeded = TestedRun(.success)
     static let cancelled = TestedRun(.cancelled)
 
