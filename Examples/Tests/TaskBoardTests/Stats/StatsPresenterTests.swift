@@ -26,7 +26,7 @@ import Testing
             await test.board.tasks.send(.tasks(.add(title: title, tags: ["home"])))
         }
         _ = await test.board.stats.state  // the subscription has seen every state
-        #expect(test.scheduler.manual.pendingCount == 1)  // one timer for the whole burst
+        #expect(test.scheduler.pendingCount == 1)  // one timer for the whole burst
         #expect(presenter.latest?.input == input(0))  // and nothing delivered yet
 
         test.scheduler.advance(by: test.board.environment.statsDebounce)
