@@ -108,7 +108,7 @@ final class TmuxTerminal {
                 )
                 throw Timeout(description: "timed out waiting for \(what)")
             }
-            usleep(10_000)
+            usleep(10_000)  // allowed: polls tmux, another process with no signal to wait on; bounded
             lines = try screen()
         }
         return lines
@@ -141,7 +141,7 @@ final class TmuxTerminal {
                 Issue.record("timed out waiting for \(what); the screen:\n\(try screen().joined(separator: "\n"))")
                 throw Timeout(description: "timed out waiting for \(what)")
             }
-            usleep(10_000)
+            usleep(10_000)  // allowed: polls tmux, another process with no signal to wait on; bounded
         }
     }
 
