@@ -252,11 +252,12 @@ import Testing
             [],
             middlewares: [
                 Middleware("work") { action, context in
-                    context.run(id: 1) { _ in
-                        await withTaskCancellationHandler {
-                            await withCheckedContinuation { (_: CheckedContinuation<Void, Never>) in }
-                        } onCancel: {
-                            cancelled.record(true)
+                    context.run(id: 1) { task in
+                        // Waits on the tree's clock until the run is cancelled, which ends the wait.
+                        do {
+                            try await task.sleep(for: 3_600)  // allowed: ended by cancellation, not time
+                        } catch {
+                            cancelled.record(error is CancellationError)
                         }
                     }
                     context.next(action)
