@@ -60,7 +60,7 @@ class TreeNode: @unchecked Sendable {
     }
 
     /// How many levels a chain of deinits may nest before the release moves to the tree's queue.
-    private static var releaseHop: Int { 128 }
+    private static var releaseHop: Int { 64 }
 
     /// The root of the tree.
     final var root: TreeNode {

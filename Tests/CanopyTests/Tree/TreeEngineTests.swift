@@ -43,9 +43,9 @@ import Testing
             thread.stackSize = 512 * 1024
             thread.start()
         }
-        // The release of every 128th level moves to the queue; each hop is queued before the next
+        // The release of every 64th node moves to the queue; each hop is queued before the next
         // begins, so settling once per hop reaches the root (20,000 nodes: a child and a view per level).
-        for _ in 0..<(20_000 / 128 + 1) where rootNode.object != nil {
+        for _ in 0..<(20_000 / 64 + 1) where rootNode.object != nil {
             await settle(queue)
         }
         #expect(rootNode.object == nil)
