@@ -109,7 +109,7 @@ extension Middleware {
         let cap = InFlightLimit(limit)
         return Middleware("maxInFlight") { action, context in
             guard matches(action) else { return context.next(action) }
-            if cap.admits(inFlight: context.environment.tasks.inFlightCount(id: id)) {
+            if cap.admits(inFlight: context.environment.tasks.inFlightCount(id: id, store: context.target)) {
                 context.next(action)
             }
         }

@@ -71,8 +71,8 @@ public struct MiddlewareContext<State, Action> {
     /// they go to the node this action was sent to. Once the run is cancelled — by
     /// ``cancel(id:)``, by a later run under the same id with `cancelInFlight: true`, or by the release of
     /// the store — its task is cancelled and any action it sends, even one already queued, is dropped
-    /// before it reaches the middleware and reducers. Ids belong to one store tree: the same id in
-    /// another tree is another run.
+    /// before it reaches the middleware and reducers. Ids belong to the store the handled action was
+    /// sent to (``target``): the same id for another store is another run.
     ///
     /// ```swift
     /// context.run(id: "sync", cancelInFlight: true) { task in
@@ -107,7 +107,7 @@ public struct MiddlewareContext<State, Action> {
     ///
     /// - Parameter id: The id the work was started under.
     public func cancel<ID: Hashable & Sendable>(id: ID) {
-        environment.tasks.cancel(id: id)
+        environment.tasks.cancel(id: id, store: environment.target)
     }
 
     /// The environment of the node the action was sent to.

@@ -42,7 +42,7 @@ final class TaskRegistry: Sendable {
     /// - Parameters:
     ///   - id: The run's id in this tree.
     ///   - cancelInFlight: Whether to cancel the runs already under `id` first.
-    ///   - store: The node the run's actions go to (for diagnostics).
+    ///   - store: The node the run is for: ids are independent per node, and diagnostics name it.
     ///   - deliver: Queues an action for the node, to be dropped if the run is no longer current.
     ///   - operation: The work.
     func run<ID: Hashable & Sendable, Action>(
@@ -52,7 +52,7 @@ final class TaskRegistry: Sendable {
         deliver: @escaping @Sendable (Action, EffectRun) -> Void,
         operation: @escaping @Sendable (TaskContext<Action>) async throws -> Void
     ) {
-        let key = RunKey(id: id)
+        let key = RunKey(store: store, id: id)
         let run = EffectRun()
         let (serial, replaced) = storage.withLock { storage -> (UInt64?, [Entry]) in
             guard !storage.isClosed else { return (nil, []) }
@@ -77,9 +77,9 @@ final class TaskRegistry: Sendable {
         run.start(.async(body), after: 0, on: queue, scheduler: scheduler)
     }
 
-    /// Cancels every run under `id`.
-    func cancel<ID: Hashable & Sendable>(id: ID) {
-        let key = RunKey(id: id)
+    /// Cancels every run under `id` for the node `store`.
+    func cancel<ID: Hashable & Sendable>(id: ID, store: StoreID = .root) {
+        let key = RunKey(store: store, id: id)
         cancel(storage.withLock { $0.runs.removeValue(forKey: key) } ?? [], id: key)
     }
 
@@ -95,9 +95,9 @@ final class TaskRegistry: Sendable {
         }
     }
 
-    /// The number of runs under `id` that have neither ended nor been cancelled.
-    func inFlightCount<ID: Hashable & Sendable>(id: ID) -> Int {
-        let key = RunKey(id: id)
+    /// The number of runs under `id` for the node `store` that have neither ended nor been cancelled.
+    func inFlightCount<ID: Hashable & Sendable>(id: ID, store: StoreID = .root) -> Int {
+        let key = RunKey(store: store, id: id)
         return storage.withLock { $0.runs[key]?.count ?? 0 }
     }
 
@@ -129,13 +129,16 @@ final class TaskRegistry: Sendable {
 
 /// A run id of any type, as a dictionary key.
 private struct RunKey: Hashable, Sendable {
+    /// The node the work is for: the same id for two nodes names two independent runs.
+    let store: StoreID
     let id: any Hashable & Sendable
 
     static func == (lhs: RunKey, rhs: RunKey) -> Bool {
-        AnyHashable(lhs.id) == AnyHashable(rhs.id)
+        lhs.store == rhs.store && AnyHashable(lhs.id) == AnyHashable(rhs.id)
     }
 
     func hash(into hasher: inout Hasher) {
+        hasher.combine(store)
         hasher.combine(AnyHashable(id))
     }
 }

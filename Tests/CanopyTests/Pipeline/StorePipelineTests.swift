@@ -350,3 +350,40 @@ private final class EventRecorder: StoreDiagnostics {
         #expect(state.0 == ["recovered"])
     }
 }
+
+@Suite(.timeLimit(.minutes(1))) struct WorkByIDPerStoreTests {
+    @Test func theSameIDForTwoStoresNamesTwoIndependentRuns() async {
+        let scheduler = ManualScheduler()
+        let root = StateStore<[String], String>(
+            [],
+            scheduler: scheduler,
+            middlewares: [
+                Middleware("load") { action, context in
+                    if action == "load" {
+                        context.run(id: "load", cancelInFlight: true) { task in
+                            try await task.sleep(for: 1)  // allowed: the manual clock
+                            task.send("loaded")
+                        }
+                    }
+                    context.next(action)
+                }
+            ],
+            reducer: { state, action in state.append(action) }
+        )
+        let first = root.with([String]()) { local, action in local.append(action) }
+        let second = root.with([String]()) { local, action in local.append(action) }
+        await first.send("load")
+        await second.send("load")  // same id, another store: the first run goes on
+        for _ in 0..<10_000 where scheduler.pendingCount < 2 {
+            await Task.yield()
+        }
+        scheduler.advance(by: 1)
+        var states = (await first.state.1, await second.state.1)
+        for _ in 0..<10_000 where states.0.count < 2 || states.1.count < 2 {
+            await Task.yield()
+            states = (await first.state.1, await second.state.1)
+        }
+        #expect(states.0 == ["load", "loaded"])
+        #expect(states.1 == ["load", "loaded"])
+    }
+}
