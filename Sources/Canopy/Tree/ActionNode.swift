@@ -30,6 +30,37 @@ class ActionNode<Action: Sendable>: TreeNode, InboxReceiver, @unchecked Sendable
     /// This node's middleware, once some is attached (``StateNode/use(_:resolvers:)``).
     @exclusivity(unchecked) final var middleware: NodeMiddleware<Action>?
 
+    /// Queues `action` for this node, from any thread, with `receiver` as the inbox entry's receiver:
+    /// this node, which the entry then keeps alive until the action is handled, or a weak route to it,
+    /// which does not. Dropped at its turn if `run` is given and no longer current; `outcome` is then
+    /// called, on the queue, with what became of the action.
+    ///
+    /// Every way to send an action to a node but the root's own `dispatch` comes here.
+    final func push(
+        _ action: Action,
+        through receiver: any InboxReceiver,
+        guardedBy run: EffectRun? = nil,
+        entry: EntryContext = EntryContext(),
+        outcome: (@Sendable (ProcessOutcome) -> Void)? = nil
+    ) {
+        if let inbox {
+            if inbox.push(action, for: receiver, guardedBy: run, entry: entry, completion: outcome) {
+                scheduleDrain()
+            }
+            return
+        }
+        // Under a `map(actions:)`: a work item, which holds the node only if `receiver` does.
+        let strong: ActionNode? = receiver === self ? self : nil
+        weak let weak = self
+        enqueueWork {
+            guard run?.isCurrent ?? true, let node = strong ?? weak else {
+                outcome?(.blocked)
+                return
+            }
+            outcome?(node.tree.process(action, at: node, entry: entry))
+        }
+    }
+
     /// The parent when it takes the same actions unchanged (a child's parent; a `map(state:)` view's),
     /// for the middleware stage; `nil` at the root or above a `map(actions:)` translation.
     func untranslatedParent() -> ActionNode<Action>? {

@@ -202,13 +202,7 @@ class StateNode<State: Sendable, Action: Sendable>: ActionNode<Action>, StoreNod
     // MARK: Dispatch
 
     func dispatch(_ action: Action) {
-        if let inbox {
-            if inbox.push(action, for: self) {
-                scheduleDrain()
-            }
-        } else {
-            enqueueWork { self.receive(action) }
-        }
+        push(action, through: self)
     }
 
     final func dispatch(_ action: Action, from run: EffectRun) {
@@ -220,41 +214,12 @@ class StateNode<State: Sendable, Action: Sendable>: ActionNode<Action>, StoreNod
         entry: EntryContext,
         completion: (@Sendable (DispatchOutcome<State>) -> Void)?
     ) {
-        push(action, through: self, entry: entry, completion: completion)
-    }
-
-    /// Queues `action` for this node, with `receiver` (this node, which the entry then keeps alive, or a
-    /// weak handle to it, which does not) as the entry's receiver.
-    final func push(
-        _ action: Action,
-        through receiver: any InboxReceiver,
-        guardedBy run: EffectRun? = nil,
-        entry: EntryContext = EntryContext(),
-        completion: (@Sendable (DispatchOutcome<State>) -> Void)? = nil
-    ) {
-        let finish = completion.map { completion in self.outcomeHandler(completion) }
-        if let inbox {
-            if inbox.push(action, for: receiver, guardedBy: run, entry: entry, completion: finish) {
-                scheduleDrain()
-            }
-            return
-        }
-        // Under a `map(actions:)`: a work item, which holds the node only if `receiver` does.
-        let strong: StateNode? = receiver === self ? self : nil
-        weak let weak = self
-        enqueueWork {
-            guard run?.isCurrent ?? true, let node = strong ?? weak else {
-                finish?(.blocked)
-                return
-            }
-            let outcome = node.tree.process(action, at: node, entry: entry)
-            finish?(outcome)
-        }
+        push(action, through: self, entry: entry, outcome: completion.map(outcomeHandler))
     }
 
     /// Turns a completion for a `DispatchOutcome` into one the engine calls, on the queue, with what
     /// became of the action; the state is read then.
-    private final func outcomeHandler(
+    final func outcomeHandler(
         _ completion: @escaping @Sendable (DispatchOutcome<State>) -> Void
     ) -> @Sendable (ProcessOutcome) -> Void {
         { [weak self] outcome in

@@ -65,7 +65,7 @@ final class WeakNode<State: Sendable, Action: Sendable>: StoreNode, InboxReceive
             completion?(.failed(StoreReleasedError()))
             return
         }
-        target.push(action, through: self, entry: entry, completion: completion)
+        target.push(action, through: self, entry: entry, outcome: completion.map(target.outcomeHandler))
     }
 
     var state: State {

@@ -10,17 +10,7 @@ final class WeakReceiver<Action: Sendable>: InboxReceiver {
     /// Queues `action` for the node, from any thread; dropped if the node is gone, or, when `run` is
     /// given, if the run is no longer current at its turn.
     func send(_ action: Action, entry: EntryContext, run: EffectRun?) {
-        guard let node else { return }
-        if let inbox = node.inbox {
-            if inbox.push(action, for: self, guardedBy: run, entry: entry) {
-                node.scheduleDrain()
-            }
-        } else {
-            node.enqueueWork { [weak node] in
-                guard run?.isCurrent ?? true, let node else { return }
-                node.tree.process(action, at: node, entry: entry)
-            }
-        }
+        node?.push(action, through: self, guardedBy: run, entry: entry)
     }
 
     func receiveAction(at action: UnsafeMutableRawPointer, entry: EntryContext) -> ProcessOutcome {

@@ -16,20 +16,8 @@ import Testing
         return Data(text.utf8)
     }
 
-    /// `data` with a few bytes removed, inserted or replaced, newlines among them.
-    static func corrupt(_ data: Data, using random: inout SplitMix64) -> Data {
-        var bytes = [UInt8](data)
-        let alphabet = Array("{}[]\":,-./0123456789eEtrufalsnop \\\n".utf8)
-        for _ in 0..<(1 + random.next(below: 4)) {
-            let position = bytes.isEmpty ? 0 : random.next(below: bytes.count)
-            switch random.next(below: 3) {
-            case 0 where !bytes.isEmpty: bytes.remove(at: position)
-            case 1: bytes.insert(alphabet[random.next(below: alphabet.count)], at: position)
-            default: if !bytes.isEmpty { bytes[position] = alphabet[random.next(below: alphabet.count)] }
-            }
-        }
-        return Data(bytes)
-    }
+    /// What mutations insert: JSON syntax, the letters of its literals, store paths and newlines.
+    static let alphabet = "{}[]\":,-./0123456789eEtrufalsnop \\\n"
 
     /// What is wrong with the outcome of reading `data`, or `nil`.
     static func check(_ data: Data) -> String? {
@@ -58,7 +46,7 @@ import Testing
         for index in 0..<2_000 {
             var data = Self.validLog(using: &random)
             if index % 4 != 0 {
-                data = Self.corrupt(data, using: &random)
+                data = corrupt(data, alphabet: Self.alphabet, using: &random)
             }
             if let problem = Self.check(data) {
                 problems.append("input #\(index): \(problem)\n\(String(decoding: data, as: UTF8.self))")

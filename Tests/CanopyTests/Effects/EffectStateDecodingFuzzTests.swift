@@ -80,20 +80,8 @@ import Testing
         return object
     }
 
-    /// Text with a few random bytes changed, inserted or removed.
-    static func corrupt(_ data: Data, using random: inout SplitMix64) -> Data {
-        var bytes = [UInt8](data)
-        let alphabet = Array("{}[]\":,-.0123456789eEtrufalsn \\".utf8)
-        for _ in 0..<(1 + random.next(below: 4)) {
-            let position = bytes.isEmpty ? 0 : random.next(below: bytes.count)
-            switch random.next(below: 3) {
-            case 0 where !bytes.isEmpty: bytes.remove(at: position)
-            case 1: bytes.insert(alphabet[random.next(below: alphabet.count)], at: position)
-            default: if !bytes.isEmpty { bytes[position] = alphabet[random.next(below: alphabet.count)] }
-            }
-        }
-        return Data(bytes)
-    }
+    /// What mutations insert: JSON syntax and the letters of its literals.
+    static let alphabet = "{}[]\":,-.0123456789eEtrufalsn \\"
 
     /// What is wrong with a decoded state, or `nil`.
     static func violation(of state: Effect.State) throws -> String? {
@@ -157,7 +145,7 @@ import Testing
                 let object = try JSONSerialization.jsonObject(with: valid) as? [String: Any] ?? [:]
                 input = try JSONSerialization.data(withJSONObject: Self.mutate(object, using: &random))
             case 1:
-                input = Self.corrupt(valid, using: &random)
+                input = corrupt(valid, alphabet: Self.alphabet, using: &random)
             default:
                 let object = (0..<random.next(below: 5)).reduce(into: [String: Any]()) { object, index in
                     object[["status", "runID", "attempt", "maxAttempts", "delay"][index]] = Self.randomValue(
