@@ -10,6 +10,8 @@ let package = Package(
         .package(name: "Canopy", path: ".."),
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
         .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
+        // SQLite through the system library (libsqlite3-dev on Linux).
+        .package(url: "https://github.com/groue/GRDB.swift", from: "7.10.0"),
     ],
     targets: [
         .executableTarget(
@@ -18,6 +20,7 @@ let package = Package(
                 .product(name: "Canopy", package: "Canopy"),
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
+                .product(name: "GRDB", package: "GRDB.swift"),
             ]
         ),
         .testTarget(
@@ -28,6 +31,7 @@ let package = Package(
                 .product(name: "CanopyTesting", package: "Canopy"),
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
+                .product(name: "GRDB", package: "GRDB.swift"),
             ]
         ),
     ],

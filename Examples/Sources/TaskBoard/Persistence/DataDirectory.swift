@@ -117,6 +117,13 @@ struct DataDirectory: Sendable {
         return info.st_mode & S_IWUSR != 0
     }
 
+    /// The board: `tasks.sqlite` (``TaskDatabase``).
+    var databaseURL: URL {
+        url.appendingPathComponent("tasks.sqlite")
+    }
+
+    /// The board as older TaskBoards kept it, imported into the database on the first run
+    /// (``TaskStorage``); also the format of `export --json` and `import`.
     var tasksFile: JSONFile<TasksSnapshot> {
         JSONFile(url: url.appendingPathComponent("tasks.json"))
     }

@@ -95,15 +95,7 @@ struct JSONFile<Value: Codable & Sendable>: Sendable {
 
     /// Renames the document to `<name>.corrupt-<UTC timestamp>` (with `-2`, `-3`… if that is taken).
     private func moveAside(now: Date) throws -> URL {
-        let stamp = JSONFile.timestamp(now)
-        var target = url.appendingPathExtension("corrupt-\(stamp)")
-        var suffix = 2
-        while FileManager.default.fileExists(atPath: target.path) {
-            target = url.appendingPathExtension("corrupt-\(stamp)-\(suffix)")
-            suffix += 1
-        }
-        try FileManager.default.moveItem(at: url, to: target)
-        return target
+        try AsideFile.move(url, label: "corrupt", now: now)
     }
 
     static func timestamp(_ date: Date) -> String {

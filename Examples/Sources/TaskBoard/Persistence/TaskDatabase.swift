@@ -1,0 +1,196 @@
+import Foundation
+import GRDB
+
+/// The board in SQLite, through GRDB: `tasks.sqlite` in the data folder.
+///
+/// - The schema comes from ``migrator``; the database is in WAL mode, so a reader never waits for the
+///   writer, and with `synchronous = FULL`, so a committed write survives a power cut too, not only a
+///   crash of the process: "added #3" is printed only once the task is stored.
+/// - ``apply(upserts:deletions:)`` writes the tasks that changed, by id, in one transaction: it never
+///   rewrites the table, so two processes on one folder do not erase each other's tasks.
+/// - ``reserveID()`` hands out task ids from a counter in the database, under SQLite's write lock, so
+///   two processes never give out the same number.
+///
+/// Every write is an `IMMEDIATE` transaction: it takes the write lock when it begins, waiting up to the
+/// busy timeout for another process to finish, instead of failing halfway when its read snapshot turns
+/// out to be stale.
+///
+/// A `DatabaseQueue` (one connection) rather than a `DatabasePool`: a TaskBoard process reads the
+/// board once, when it opens, and then only writes, one batch at a time; a pool's extra reader
+/// connections would sit idle, and a pool cannot open a WAL database read-only without its `-shm` file.
+final class TaskDatabase: Sendable {
+    struct Options: Sendable {
+        /// How long a write waits for another process's lock before it fails with
+        /// ``TaskDatabaseError/Kind/locked``.
+        var busyTimeout: TimeInterval = 5
+        /// Opens the database for reading only (a read-only file or folder).
+        var readOnly = false
+        /// The most pages the database may hold; a write beyond fails as a full disk would. For tests.
+        var maxPageCount: Int?
+    }
+
+    let url: URL
+    let options: Options
+    /// The connection. Everything outside this type goes through its methods; tests use it to hold the
+    /// write lock.
+    let queue: DatabaseQueue
+
+    var path: String { url.path }
+
+    /// Opens (and creates, unless read-only) the database at `url`, and brings its schema up to date.
+    ///
+    /// Throws a ``TaskDatabaseError``: ``TaskDatabaseError/Kind/corrupt`` when the file is not an
+    /// SQLite database; the caller decides what to do with it (``TaskStorage`` moves it aside).
+    init(url: URL, options: Options = Options()) throws(TaskDatabaseError) {
+        self.url = url
+        self.options = options
+        var configuration = Configuration()
+        configuration.readonly = options.readOnly
+        configuration.busyMode = .timeout(options.busyTimeout)
+        configuration.label = "taskboard.tasks"
+        if let pages = options.maxPageCount {
+            configuration.prepareDatabase { db in try db.execute(sql: "PRAGMA max_page_count = \(pages)") }
+        }
+        do {
+            queue = try DatabaseQueue(path: url.path, configuration: configuration)
+            if !options.readOnly {
+                try queue.writeWithoutTransaction { db in
+                    // Persistent in the file: set once, a no-op afterwards.
+                    try db.execute(sql: "PRAGMA journal_mode = WAL")
+                    try db.execute(sql: "PRAGMA synchronous = FULL")
+                }
+            }
+        } catch {
+            throw TaskDatabaseError(error, path: url.path, busyTimeout: options.busyTimeout)
+        }
+        try migrate()
+    }
+
+    /// Closes the connection; the database must not be used afterwards.
+    func close() {
+        try? queue.close()
+    }
+
+    // MARK: Reading
+
+    /// Every task, ordered by id.
+    func loadAll() throws(TaskDatabaseError) -> [TaskItem] {
+        let rows: [TaskRow]
+        do {
+            rows = try queue.read { db in try TaskRow.order(Column("id")).fetchAll(db) }
+        } catch {
+            throw failure(error)
+        }
+        do {
+            return try rows.map { row throws(TaskRowProblem) in try row.task() }
+        } catch {
+            throw TaskDatabaseError(kind: .corrupt, path: path, cause: error.description)
+        }
+    }
+
+    /// The board as a snapshot: every task, and the next id the counter would give.
+    func snapshot() throws(TaskDatabaseError) -> TasksSnapshot {
+        let tasks = try loadAll()
+        let next: Int
+        do {
+            next = try queue.read { db in try Int.fetchOne(db, sql: "SELECT next_id FROM board") } ?? 1
+        } catch {
+            throw failure(error)
+        }
+        return TasksSnapshot(nextID: max(next, (tasks.map(\.id).max() ?? 0) + 1), tasks: tasks)
+    }
+
+    /// Runs SQLite's `quick_check` on the database at `url`, opened read-only: `nil` when it is sound,
+    /// else what is wrong, in words. Throws ``TaskDatabaseError/Kind/corrupt`` when the file is not an
+    /// SQLite database at all.
+    static func check(_ url: URL, busyTimeout: TimeInterval) throws(TaskDatabaseError) -> String? {
+        var configuration = Configuration()
+        configuration.readonly = true
+        configuration.busyMode = .timeout(busyTimeout)
+        let lines: [String]
+        do {
+            let queue = try DatabaseQueue(path: url.path, configuration: configuration)
+            defer { try? queue.close() }
+            lines = try queue.read { db in try String.fetchAll(db, sql: "PRAGMA quick_check") }
+        } catch {
+            throw TaskDatabaseError(error, path: url.path, busyTimeout: busyTimeout)
+        }
+        return lines == ["ok"] ? nil : lines.prefix(3).joined(separator: "; ")
+    }
+
+    // MARK: Writing
+
+    /// Stores `upserts` (inserted, or replacing the row with the same id) and removes `deletions`, in
+    /// one transaction. Deletions go first, so a task deleted and added back within one batch is kept.
+    func apply(upserts: [TaskItem], deletions: [Int]) async throws(TaskDatabaseError) {
+        guard !upserts.isEmpty || !deletions.isEmpty else { return }
+        do {
+            try await queue.writeWithoutTransaction { db in
+                try db.inTransaction(.immediate) {
+                    try Self.apply(upserts: upserts, deletions: deletions, in: db)
+                    return .commit
+                }
+            }
+        } catch {
+            throw failure(error)
+        }
+    }
+
+    /// Reserves the next task id: the counter never goes below the largest id stored plus one, and
+    /// each call, in any process, gets a number no other call got.
+    func reserveID() async throws(TaskDatabaseError) -> Int {
+        do {
+            return try await queue.writeWithoutTransaction { db in
+                var id = 0
+                try db.inTransaction(.immediate) {
+                    id = try Self.nextID(in: db)
+                    try db.execute(sql: "UPDATE board SET next_id = ?", arguments: [id + 1])
+                    return .commit
+                }
+                return id
+            }
+        } catch {
+            throw failure(error)
+        }
+    }
+
+    /// Runs `body` in an immediate transaction on this connection's queue, for the import of
+    /// `tasks.json` (``TaskStorage``).
+    func inImmediateTransaction<T>(_ body: (Database) throws -> T) throws(TaskDatabaseError) -> T {
+        do {
+            return try queue.writeWithoutTransaction { db in
+                var result: T?
+                try db.inTransaction(.immediate) {
+                    result = try body(db)
+                    return .commit
+                }
+                guard let result else { preconditionFailure("a committed transaction ran its body") }
+                return result
+            }
+        } catch {
+            throw failure(error)
+        }
+    }
+
+    static func apply(upserts: [TaskItem], deletions: [Int], in db: Database) throws {
+        for id in deletions {
+            try TaskRow.deleteOne(db, key: id)
+        }
+        for task in upserts {
+            try TaskRow(task).upsert(db)
+        }
+        // An id written by a batch (a pull, an import) is never handed out again.
+        try db.execute(sql: "UPDATE board SET next_id = ?", arguments: [try nextID(in: db)])
+    }
+
+    /// The next free id: the counter, or the largest id stored plus one if that is more.
+    private static func nextID(in db: Database) throws -> Int {
+        let counter = try Int.fetchOne(db, sql: "SELECT next_id FROM board") ?? 1
+        let largest = try Int.fetchOne(db, sql: "SELECT max(id) FROM tasks") ?? 0
+        return max(counter, largest + 1)
+    }
+
+    private func failure(_ error: any Error) -> TaskDatabaseError {
+        TaskDatabaseError(error, path: path, busyTimeout: options.busyTimeout)
+    }
+}

@@ -1,0 +1,56 @@
+import Foundation
+import GRDB
+
+/// A row of the `tasks` table, and how it maps to a ``TaskItem``.
+///
+/// Tags are stored as a JSON array of strings, the due day as `YYYY-MM-DD` text (or `NULL`), so that
+/// `sqlite3 tasks.sqlite 'select * from tasks'` reads as the board does.
+struct TaskRow: Codable, Equatable, FetchableRecord, PersistableRecord, Sendable {
+    static let databaseTableName = "tasks"
+
+    var id: Int
+    var title: String
+    var done: Bool
+    var tags: String
+    var due: String?
+
+    init(_ task: TaskItem) {
+        id = task.id
+        title = task.title
+        done = task.isDone
+        tags = Self.encode(tags: task.tags)
+        due = task.due?.description
+    }
+
+    /// The task, or why the row does not make one (a hand-edited database).
+    func task() throws(TaskRowProblem) -> TaskItem {
+        guard id > 0 else { throw TaskRowProblem(id: id, reason: "its id is not a positive number") }
+        guard let stored = try? JSONDecoder().decode([String].self, from: Data(tags.utf8)) else {
+            throw TaskRowProblem(id: id, reason: "its tags are not a JSON array of strings")
+        }
+        if let invalid = stored.first(where: { Tag.normalize($0) == nil }) {
+            throw TaskRowProblem(id: id, reason: "'\(invalid)' is not a valid tag")
+        }
+        var day: Day?
+        if let due {
+            guard let parsed = Day(iso: due) else {
+                throw TaskRowProblem(id: id, reason: "its due date '\(due)' is not in the form YYYY-MM-DD")
+            }
+            day = parsed
+        }
+        return TaskItem(id: id, title: title, isDone: done, tags: Tag.normalize(stored), due: day)
+    }
+
+    private static func encode(tags: [String]) -> String {
+        guard let data = try? JSONEncoder().encode(tags) else { return "[]" }
+        return String(decoding: data, as: UTF8.self)
+    }
+}
+
+/// A row of the `tasks` table that does not make a task.
+struct TaskRowProblem: Error, Equatable, CustomStringConvertible {
+    let id: Int
+    let reason: String
+
+    var description: String { "task #\(id) cannot be read: \(reason)" }
+}
