@@ -68,13 +68,15 @@ enum ActionLogging {
         }
         let tasks = await board.tasks.state.1
         do {
-            try folder.tasksFile.save(tasks.snapshot)
+            let database = try TaskStorage.open(folder, now: Date()).database
+            try await database.apply(upserts: tasks.items, deletions: [])
+            database.close()
         } catch {
-            throw CommandFailure("could not save the replayed board to \(folder.tasksFile.url.path) (\(error))")
+            throw CommandFailure("could not save the replayed board to \(error.path) (\(error.cause))")
         }
         let today = await board.root.state.today
         var session = Session(board: board, console: console, mode: .script, today: { today })
-        session.tasksPath = folder.tasksFile.url.path
+        session.tasksPath = folder.databaseURL.path
         return (session, report.replayed)
     }
 

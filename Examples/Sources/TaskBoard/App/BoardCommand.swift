@@ -12,6 +12,7 @@ enum BoardCommands {
     static let all: [any BoardCommand.Type] = [
         AddCommand.self, EditCommand.self, DoneCommand.self, ReopenCommand.self, DeleteCommand.self,
         TagCommand.self, UntagCommand.self, DueCommand.self, ListCommand.self, RemindCommand.self,
+        ExportCommand.self, ImportCommand.self,
         SearchCommand.self, StatsCommand.self,
         PushCommand.self, PullCommand.self, CancelCommand.self, WaitCommand.self, StatusCommand.self,
         AutoSyncCommand.self,

@@ -15,7 +15,10 @@ struct Environment: Sendable {
     var sleeper: Sleeper
     var remote: RemoteService
     /// Writes the board to disk; `nil` keeps it in memory only.
-    var writeTasks: (@Sendable (TasksSnapshot) throws -> Void)?
+    var writeTasks: (@Sendable (TasksSnapshot) async throws -> Void)?
+    /// The board's database, which hands out task ids (``TaskDatabase/reserveID()``); `nil` for a board
+    /// in memory (the demo, tests), which counts ids itself.
+    var database: TaskDatabase?
     /// Seconds a search waits for the query to stop changing.
     var searchDebounce: TimeInterval = 0.2
     /// Seconds a search takes, to make cancelling a running search visible.
@@ -33,7 +36,7 @@ struct Environment: Sendable {
 
     init(
         now: @escaping @Sendable () -> Date = { Date() },
-        writeTasks: (@Sendable (TasksSnapshot) throws -> Void)? = nil
+        writeTasks: (@Sendable (TasksSnapshot) async throws -> Void)? = nil
     ) {
         self.scheduler = Dependency[\.scheduler]
         self.now = now

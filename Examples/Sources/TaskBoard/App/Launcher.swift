@@ -19,8 +19,12 @@ enum Launcher {
             throw CommandFailure(error.description)
         }
         var movedAside = false
-        let saved = try load(folder.tasksFile, console: console, what: "tasks", movedAside: &movedAside) {
-            try $0.validated()
+        let opened = try openDatabase(folder, access: access, console: console, movedAside: &movedAside)
+        let saved: TasksSnapshot?
+        do {
+            saved = try opened?.database.snapshot()
+        } catch {
+            throw CommandFailure(error.description, hint: "fix or move the database, or use another --data-dir")
         }
         let remoteStored = try load(
             folder.remoteFile,
@@ -28,7 +32,6 @@ enum Launcher {
             what: "a remote copy",
             movedAside: &movedAside
         ) { try $0.validated() }
-        let tasksFile = folder.tasksFile
         let remote = RemoteService(
             configuration: options.remote,
             sleeper: Sleeper(scheduler: Dependency[\.scheduler]),
@@ -39,9 +42,16 @@ enum Launcher {
         let board = withDependencies {
             $0.remote = remote
         } operation: {
-            var environment = Environment(writeTasks: { try tasksFile.save($0) })
+            var environment = Environment()
+            let diagnostics = LogDiagnostics.standardError(level: options.logLevel.level)
+            if let database = opened?.database {
+                let taskWriter = TaskWriter(database: database, logger: diagnostics.logger)
+                let writer = SnapshotWriter(writer: taskWriter, loaded: saved?.tasks ?? [])
+                environment.writeTasks = { try await writer.write($0) }
+                environment.database = database
+            }
             environment.sync = options.sync
-            environment.diagnostics = LogDiagnostics.standardError(level: options.logLevel.level)
+            environment.diagnostics = diagnostics
             // A recorded run restores the saved board after the recorder is attached, so the log has it.
             return Board(today: today(), saved: options.record == nil ? saved : nil, environment: environment)
         }
@@ -49,7 +59,7 @@ enum Launcher {
         if let record = options.record {
             session.recorder = try ActionLogging.record(board, to: record, today: today(), saved: saved)
         }
-        session.tasksPath = tasksFile.url.path
+        session.tasksPath = folder.databaseURL.path
         session.movedAside = movedAside
         // The board still has its writer: a read-only session refuses changes (``Session/change(_:)``),
         // so nothing is ever written.
@@ -60,6 +70,39 @@ enum Launcher {
             }
         }
         return session
+    }
+
+    /// Opens the board's database (``TaskStorage``): says which files were moved aside and what was
+    /// imported. A read-only folder without a database has no board to show: `nil`.
+    private static func openDatabase(
+        _ folder: DataDirectory,
+        access: DataDirectory.Access,
+        console: Console,
+        movedAside: inout Bool
+    ) throws(CommandFailure) -> TaskStorage.Opened? {
+        let readOnly = access != .writable
+        if readOnly, !FileManager.default.fileExists(atPath: folder.databaseURL.path) { return nil }
+        let opened: TaskStorage.Opened
+        do {
+            opened = try TaskStorage.open(folder, now: Date(), options: TaskDatabase.Options(readOnly: readOnly))
+        } catch {
+            throw CommandFailure(error.description, hint: "fix or move the database, or use another --data-dir")
+        }
+        for aside in opened.movedAside {
+            movedAside = true
+            let what = aside.from == folder.databaseURL ? "with a new database" : "without it"
+            console.notice(
+                "\(aside.from.path) \(aside.reason); moved it to \(aside.to.lastPathComponent) and started \(what)"
+            )
+        }
+        if let imported = opened.imported {
+            let tasks = imported.count == 1 ? "1 task" : "\(imported.count) tasks"
+            let renamed = imported.movedTo.map { "; the file is now \($0.lastPathComponent)" } ?? ""
+            console.notice(
+                "imported \(tasks) from \(folder.tasksFile.url.path) into \(folder.databaseURL.lastPathComponent)\(renamed)"
+            )
+        }
+        return opened
     }
 
     /// Reads a JSON file of the data folder. A file that cannot be used is moved aside, never

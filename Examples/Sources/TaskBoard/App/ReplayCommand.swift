@@ -39,8 +39,9 @@ struct ReplayCommand: AsyncParsableCommand {
             into.map { URL(fileURLWithPath: ($0 as NSString).expandingTildeInPath, isDirectory: true) }
             ?? FileManager.default.temporaryDirectory.appendingPathComponent("taskboard-replay-\(UUID().uuidString)")
         let folder = DataDirectory(url: url)
-        if FileManager.default.fileExists(atPath: folder.tasksFile.url.path) {
-            throw CommandFailure("\(folder.tasksFile.url.path) already exists; replay into an empty folder")
+        for board in [folder.databaseURL, folder.tasksFile.url]
+        where FileManager.default.fileExists(atPath: board.path) {
+            throw CommandFailure("\(board.path) already exists; replay into an empty folder")
         }
         do {
             try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)

@@ -82,6 +82,21 @@ struct Session: Sendable {
         return state.lastEvent
     }
 
+    /// A task number reserved in the database for a task this run adds, or `nil` when the board lives
+    /// in memory and numbers its tasks itself.
+    func reserveID() async throws(CommandFailure) -> Int? {
+        guard let database = board.environment.database else { return nil }
+        try requireWritable()
+        do {
+            return try await database.reserveID()
+        } catch {
+            throw CommandFailure(
+                "could not add the task to \(error.path) (\(error.cause))",
+                hint: "nothing was changed"
+            )
+        }
+    }
+
     /// Sends `action` to the tasks store and returns the state right after it, or throws what the
     /// middleware made of it: the broken rule when `TaskRules.validate` blocked it.
     private func reduced(_ action: AppAction) async throws(CommandFailure) -> TasksStoreState {

@@ -8,8 +8,9 @@ import Musl
 import Darwin
 #endif
 
-/// The folder TaskBoard keeps its files in: `tasks.json` for the board, `remote.json` for the
-/// in-process remote service (so that what one run pushes, the next run can pull).
+/// The folder TaskBoard keeps its files in: `tasks.sqlite` for the board, `remote.json` for the
+/// in-process remote service (so that what one run pushes, the next run can pull), `history` for the
+/// prompt.
 struct DataDirectory: Sendable {
     let url: URL
 
@@ -53,22 +54,22 @@ struct DataDirectory: Sendable {
     ///
     /// - a path that names a file, or goes through one, cannot be used (``Unusable``);
     /// - a folder (or the folder it would be created in) without write permission, a read-only file
-    ///   system, or a `tasks.json` without write permission makes the board read-only. A read-only
-    ///   `tasks.json` is respected even by root, who could replace it: its permissions say not to.
+    ///   system, or a `tasks.sqlite` without write permission makes the board read-only. A read-only
+    ///   `tasks.sqlite` is respected even by root, who could write it: its permissions say not to.
     func check() throws(Unusable) -> Access {
         let path = url.path
         switch Self.kind(path) {
         case .file:
             throw Unusable(
-                description: "\(path) is a file, not a folder; --data-dir names the folder that holds tasks.json"
+                description: "\(path) is a file, not a folder; --data-dir names the folder that holds tasks.sqlite"
             )
         case .folder:
             if let problem = Self.writeProblem(folder: path) {
                 return .readOnly(reason: "cannot write in \(path) (\(problem))")
             }
-            let tasks = tasksFile.url.path
-            if Self.isReadOnlyFile(tasks) {
-                return .readOnly(reason: "\(tasks) is read-only")
+            let database = databaseURL.path
+            if Self.isReadOnlyFile(database) {
+                return .readOnly(reason: "\(database) is read-only")
             }
             return .writable
         case .missing:

@@ -13,6 +13,9 @@ enum ErrorText {
     /// A short, one-line description of a decoding or file error.
     static func describe(_ error: any Error) -> String {
         switch error {
+        case let error as TaskDatabaseError:
+            // Messages name the database's path themselves.
+            error.cause
         case DecodingError.dataCorrupted(let context):
             context.codingPath.isEmpty
                 ? "not valid JSON" : "\(path(context.codingPath)): \(context.debugDescription)"
@@ -40,6 +43,8 @@ enum ErrorText {
         switch error {
         case is DataDirectory.ReadOnlyFile:
             return true
+        case let error as TaskDatabaseError:
+            return error.isPermanent
         case let error as POSIXError:
             return permanent.contains(error.code.rawValue)
         case let error as CocoaError:

@@ -66,10 +66,7 @@ struct JSONFile<Value: Codable & Sendable>: Sendable {
 
     /// Replaces the document with `value`: write a temporary file, flush it, rename it over the document.
     func save(_ value: Value) throws {
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = [.prettyPrinted, .sortedKeys]
-        var data = try encoder.encode(value)
-        data.append(0x0A)
+        let data = try Self.encode(value)
         let folder = url.deletingLastPathComponent()
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         // The rename below would replace a document its owner made read-only: refuse instead.
@@ -93,6 +90,31 @@ struct JSONFile<Value: Codable & Sendable>: Sendable {
         }
     }
 
+    /// `value` as the document holds it: pretty-printed JSON with sorted keys, and a final newline.
+    static func encode(_ value: Value) throws -> Data {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.prettyPrinted, .sortedKeys]
+        var data = try encoder.encode(value)
+        data.append(0x0A)
+        return data
+    }
+
+    /// Reads and decodes the document at `url`, leaving it where it is whatever happens; throws the
+    /// cause in words (for files the user names, such as `import <file>`).
+    static func read(_ url: URL, validate: (Value) throws -> Value = { $0 }) throws(JSONFileProblem) -> Value {
+        let data: Data
+        do {
+            data = try Data(contentsOf: url)
+        } catch {
+            throw JSONFileProblem(description: "could not be read (\(ErrorText.describe(error)))")
+        }
+        do {
+            return try validate(try JSONDecoder().decode(Value.self, from: data))
+        } catch {
+            throw JSONFileProblem(description: "could not be decoded (\(ErrorText.describe(error)))")
+        }
+    }
+
     /// Renames the document to `<name>.corrupt-<UTC timestamp>` (with `-2`, `-3`… if that is taken).
     private func moveAside(now: Date) throws -> URL {
         try AsideFile.move(url, label: "corrupt", now: now)
@@ -109,4 +131,9 @@ struct JSONFile<Value: Codable & Sendable>: Sendable {
         return "\(parts.year ?? 1970)\(pad(parts.month))\(pad(parts.day))T"
             + "\(pad(parts.hour))\(pad(parts.minute))\(pad(parts.second))Z"
     }
+}
+
+/// Why a JSON document could not be read, in words.
+struct JSONFileProblem: Error, CustomStringConvertible {
+    let description: String
 }

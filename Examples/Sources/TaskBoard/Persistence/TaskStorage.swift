@@ -41,7 +41,7 @@ enum TaskStorage {
                 throw TaskDatabaseError(
                     kind: .corrupt,
                     path: url.path,
-                    cause: "\(reason); the board is read-only, so it is left where it is"
+                    cause: "the database \(reason); the board is read-only, so it is left where it is"
                 )
             }
             movedAside.append((url, try setAside(url, reason: reason, now: now), reason))
@@ -86,7 +86,7 @@ enum TaskStorage {
                 "fails its integrity check (\($0))"
             }
         } catch  where error.kind == .corrupt {
-            return error.cause
+            return "is unreadable (\(error.cause))"
         }
     }
 
@@ -98,7 +98,7 @@ enum TaskStorage {
             throw TaskDatabaseError(
                 kind: .corrupt,
                 path: url.path,
-                cause: "\(reason), and it could not be moved aside (\(ErrorText.describe(error))); "
+                cause: "the database \(reason), and it could not be moved aside (\(ErrorText.describe(error))); "
                     + "fix or remove it, then try again"
             )
         }

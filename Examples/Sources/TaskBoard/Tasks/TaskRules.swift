@@ -10,7 +10,7 @@ enum TaskRules {
     /// What is wrong with `action`, in words for the user, or `nil` when it may go on.
     static func problem(with action: AppAction) -> String? {
         switch action {
-        case .tasks(.add(let title, _, _)), .tasks(.rename(_, let title)):
+        case .tasks(.add(let title, _, _, _)), .tasks(.rename(_, let title)):
             title.allSatisfy(\.isWhitespace) ? "a task needs a title" : nil
         default:
             nil

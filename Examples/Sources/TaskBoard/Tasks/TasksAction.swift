@@ -1,6 +1,8 @@
 /// What the Tasks feature does to the list of tasks.
 enum TasksAction: Codable, Equatable, Sendable {
-    case add(title: String, tags: [String] = [], due: Day? = nil)
+    /// Adds a task under `id`, the number the database reserved for it (``TaskDatabase/reserveID()``),
+    /// or, when `id` is `nil` (a board in memory), under the board's own next number.
+    case add(title: String, tags: [String] = [], due: Day? = nil, id: Int? = nil)
     case rename(id: Int, title: String)
     case complete(id: Int)
     case reopen(id: Int)
@@ -10,6 +12,8 @@ enum TasksAction: Codable, Equatable, Sendable {
     case setDue(id: Int, due: Day?)
     /// Replaces the board with what was saved, without counting as a change to save again.
     case restore(TasksSnapshot)
+    /// Replaces the board with an imported one (`import <file>`): a change, saved like any other.
+    case replace(TasksSnapshot)
     /// Sets a reminder about a task, `seconds` from now; replaces the task's earlier reminder.
     case remind(id: Int, seconds: Double)
     /// A reminder's delay is over.

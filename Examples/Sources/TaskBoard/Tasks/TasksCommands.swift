@@ -29,9 +29,13 @@ struct AddCommand: BoardCommand {
 
     func execute(in session: Session) async throws(CommandFailure) {
         let today = await session.board.root.state.today
-        let event = try await session.change(
-            .add(title: title.joined(separator: " "), tags: tag, due: due?.resolve(today: today))
-        )
+        var action = TasksAction.add(title: title.joined(separator: " "), tags: tag, due: due?.resolve(today: today))
+        // The number comes from the database, so that another TaskBoard on the folder never gives it
+        // too; a title the rules refuse does not use one up.
+        if TaskRules.problem(with: .tasks(action)) == nil, let id = try await session.reserveID() {
+            action = .add(title: title.joined(separator: " "), tags: tag, due: due?.resolve(today: today), id: id)
+        }
+        let event = try await session.change(action)
         try await TaskArguments.report(event, verb: "added", in: session)
     }
 }

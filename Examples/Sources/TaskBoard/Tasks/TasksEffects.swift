@@ -15,15 +15,15 @@ enum TasksEffects {
         store.effect(\.1.saving.run, on: environment.effectQueue) { state, dispatch in
             let board = state.1.snapshot
             let revision = state.1.revision
-            return Effect {
+            return Effect(operation: {
                 do {
-                    try write(board)
+                    try await write(board)
                     dispatch(.tasks(.saved(revision: revision)))
                 } catch {
                     let reason = ErrorText.describe(error)
                     dispatch(.tasks(.saveFailed(reason: reason, permanent: ErrorText.isPermanent(error))))
                 }
-            }
+            })
         }
     }
 

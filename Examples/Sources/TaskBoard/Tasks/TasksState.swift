@@ -60,11 +60,12 @@ struct TasksState: Equatable, Sendable {
 
     private mutating func reduce(_ action: TasksAction) {
         switch action {
-        case .add(let title, let tags, let due):
+        case .add(let title, let tags, let due, let reserved):
             // An empty title never gets here: `TaskRules.validate` blocks it.
             let title = title.trimmingCharacters(in: .whitespacesAndNewlines)
-            let task = TaskItem(id: nextID, title: title, tags: Tag.normalize(tags), due: due)
-            nextID += 1
+            let id = reserved ?? nextID
+            let task = TaskItem(id: id, title: title, tags: Tag.normalize(tags), due: due)
+            nextID = max(nextID, id + 1)
             items.append(task)
             lastEvent = .added(task)
             markChanged()
@@ -94,6 +95,10 @@ struct TasksState: Equatable, Sendable {
         case .restore(let snapshot):
             replace(with: snapshot)
             saving.savedRevision = revision
+        case .replace(let snapshot):
+            let before = self.snapshot
+            replace(with: snapshot)
+            if self.snapshot != before { markChanged() }
         case .remind(let id, let seconds):
             guard let task = task(id) else {
                 lastEvent = .notFound(id: id)

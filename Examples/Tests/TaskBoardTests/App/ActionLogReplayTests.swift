@@ -1,6 +1,8 @@
 import Foundation
 import Testing
 
+@testable import TaskBoard
+
 /// `--record` and `taskboard replay`, run through the built binary: a scripted session is recorded, and
 /// replaying its log rebuilds the same board, byte for byte.
 @Suite(.timeLimit(.minutes(1))) struct ActionLogReplayTests {
@@ -37,7 +39,7 @@ import Testing
 
     /// Records a session that adds, completes, tags, searches (an effect with a debounce) and pushes
     /// (an effect with latency), on a board that already held a task.
-    private func recordSession() throws -> (list: String, tasksJSON: Data) {
+    private func recordSession() throws -> (list: String, tasks: [TaskItem]) {
         let board = ["--data-dir", path("data"), "--today", "2025-03-14", "--latency", "0.02"]
         #expect(try taskboard(["add", "Existing", "--tag", "old"] + board).0 == 0)
         let script = """
@@ -59,7 +61,7 @@ import Testing
         let (listed, list, _) = try taskboard(["list"] + board)
         #expect(listed == 0)
         #expect(list.hasPrefix("2 tasks:\n"))
-        return (list, try Data(contentsOf: URL(fileURLWithPath: path("data/tasks.json"))))
+        return (list, try StoredBoard.tasks(in: path("data")))
     }
 
     @Test func replayingARecordedScriptRebuildsTheSameBoard() throws {
@@ -69,7 +71,7 @@ import Testing
         let (status, output, errors) = try taskboard(["replay", path("session.log"), "--into", path("replayed")])
         #expect(status == 0, "\(errors)")
         #expect(output == recorded.list)
-        #expect(try Data(contentsOf: URL(fileURLWithPath: path("replayed/tasks.json"))) == recorded.tasksJSON)
+        #expect(try StoredBoard.tasks(in: path("replayed")) == recorded.tasks)
         #expect(errors.contains("replayed "))
     }
 

@@ -23,13 +23,15 @@ import Testing
         await debugBoard.board.tasks.send(.tasks(.add(title: "Milk")))
         _ = await debugBoard.board.tasks.outcome(of: .tasks(.add(title: " ")))
         let messages = debugEntries.all.map(\.message)
-        #expect(messages.contains { $0.hasSuffix(#"received tasks.add(title: "Milk", tags: [], due: nil)"#) })
-        #expect(messages.contains { $0.contains(#"reduced tasks.add(title: "Milk", tags: [], due: nil) in "#) })
+        #expect(messages.contains { $0.hasSuffix(#"received tasks.add(title: "Milk", tags: [], due: nil, id: nil)"#) })
+        #expect(
+            messages.contains { $0.contains(#"reduced tasks.add(title: "Milk", tags: [], due: nil, id: nil) in "#) }
+        )
         #expect(
             debugEntries.all.contains {
                 $0.level == .info
                     && $0.message.hasSuffix(
-                        #"blocked tasks.add(title: " ", tags: [], due: nil) in middleware "validate""#
+                        #"blocked tasks.add(title: " ", tags: [], due: nil, id: nil) in middleware "validate""#
                     )
             }
         )

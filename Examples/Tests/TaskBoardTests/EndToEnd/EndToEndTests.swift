@@ -1,6 +1,8 @@
 import Foundation
 import Testing
 
+@testable import TaskBoard
+
 /// Runs the built `taskboard` binary, as a user or CI would, against a temporary data folder.
 @Suite(.timeLimit(.minutes(1))) struct EndToEndTests {
     struct Run {
@@ -80,11 +82,7 @@ import Testing
         #expect(lines.contains("pushed 3 tasks (remote revision 1)"))
         #expect(lines.contains("saved: writing soon") || lines.contains("saved: yes"))
 
-        let saved = try JSONSerialization.jsonObject(
-            with: Data(contentsOf: URL(fileURLWithPath: data).appendingPathComponent("tasks.json"))
-        )
-        let tasks = (saved as? [String: Any])?["tasks"] as? [[String: Any]]
-        #expect(tasks?.compactMap { $0["title"] as? String } == ["Buy milk", "Write report", "Fix the bike"])
+        #expect(try StoredBoard.titles(in: data) == ["Buy milk", "Write report", "Fix the bike"])
         #expect(FileManager.default.fileExists(atPath: data + "/remote.json"))
     }
 
@@ -123,16 +121,38 @@ import Testing
     @Test func theDefaultDataFolderFollowsXDG() throws {
         defer { try? FileManager.default.removeItem(at: folder) }
         #expect(try run(["add", "Stored by default"]).status == 0)
-        let file = folder.appendingPathComponent("xdg/taskboard/tasks.json")
-        #expect(try String(contentsOf: file, encoding: .utf8).contains("Stored by default"))
+        #expect(
+            try StoredBoard.titles(in: folder.appendingPathComponent("xdg/taskboard").path) == ["Stored by default"]
+        )
     }
 
-    @Test func aCorruptBoardIsMovedAsideReportedAndNotOverwritten() throws {
+    @Test func aCorruptDatabaseIsMovedAsideReportedAndNotOverwritten() throws {
+        defer { try? FileManager.default.removeItem(at: folder) }
+        try FileManager.default.createDirectory(atPath: data, withIntermediateDirectories: true)
+        try "half a database".write(toFile: data + "/tasks.sqlite", atomically: true, encoding: .utf8)
+        let result = try run(["add", "Fresh start", "--data-dir", data])
+        // The command ran, but a file was moved aside: the exit status says so, so a script stops.
+        #expect(result.status == 1)
+        #expect(result.output == "added #1 [ ] Fresh start\n")
+        let notes = result.errors.split(separator: "\n")
+        #expect(notes.count == 1)
+        #expect(
+            notes.first?.hasPrefix(
+                "note: \(data)/tasks.sqlite is unreadable (not an SQLite database); moved it to tasks.sqlite.corrupt-"
+            ) == true
+        )
+        #expect(notes.first?.hasSuffix(" and started with a new database") == true)
+        let files = try FileManager.default.contentsOfDirectory(atPath: data)
+        let corrupt = try #require(files.first { $0.hasPrefix("tasks.sqlite.corrupt-") })
+        #expect(try String(contentsOfFile: data + "/" + corrupt, encoding: .utf8) == "half a database")
+        #expect(try StoredBoard.titles(in: data) == ["Fresh start"])
+    }
+
+    @Test func aCorruptOldTasksFileIsMovedAsideAndNotImported() throws {
         defer { try? FileManager.default.removeItem(at: folder) }
         try FileManager.default.createDirectory(atPath: data, withIntermediateDirectories: true)
         try "{ half a board".write(toFile: data + "/tasks.json", atomically: true, encoding: .utf8)
         let result = try run(["add", "Fresh start", "--data-dir", data])
-        // The command ran, but a file was moved aside: the exit status says so, so a script stops.
         #expect(result.status == 1)
         let notes = result.errors.split(separator: "\n")
         #expect(notes.count == 1)
@@ -140,7 +160,49 @@ import Testing
         let files = try FileManager.default.contentsOfDirectory(atPath: data)
         let corrupt = try #require(files.first { $0.hasPrefix("tasks.json.corrupt-") })
         #expect(try String(contentsOfFile: data + "/" + corrupt, encoding: .utf8) == "{ half a board")
-        #expect(try String(contentsOfFile: data + "/tasks.json", encoding: .utf8).contains("Fresh start"))
+        #expect(try StoredBoard.titles(in: data) == ["Fresh start"])
+    }
+
+    @Test func theFirstRunImportsAnOldTasksFileAndExportImportKeepTheJSONFormat() throws {
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let directory = DataDirectory(url: URL(fileURLWithPath: data))
+        let old = TasksSnapshot(
+            nextID: 6,
+            tasks: [TaskItem(id: 2, title: "From JSON", tags: ["home"]), TaskItem(id: 5, title: "Done", isDone: true)]
+        )
+        try directory.tasksFile.save(old)
+        let first = try run(["add", "New", "--data-dir", data])
+        #expect(first.status == 0, "\(first.errors)")
+        #expect(first.output == "added #6 [ ] New\n", "the old file's next number is kept")
+        #expect(
+            first.errors
+                == "note: imported 2 tasks from \(data)/tasks.json into tasks.sqlite; the file is now tasks.json.imported\n"
+        )
+        #expect(!FileManager.default.fileExists(atPath: data + "/tasks.json"))
+        #expect(FileManager.default.fileExists(atPath: data + "/tasks.json.imported"))
+
+        let exported = try run(["export", "--json", "--data-dir", data])
+        #expect(exported.status == 0)
+        let snapshot = try JSONDecoder().decode(TasksSnapshot.self, from: Data(exported.output.utf8))
+        #expect(snapshot.tasks.map(\.title) == ["From JSON", "Done", "New"])
+        #expect(snapshot.nextID == 7)
+
+        let file = folder.appendingPathComponent("board.json").path
+        #expect(try run(["export", "--json", file, "--data-dir", data]).output == "exported 3 tasks to \(file)\n")
+        let other = folder.appendingPathComponent("other").path
+        #expect(try run(["add", "Replaced", "--data-dir", other]).status == 0)
+        let imported = try run(["import", file, "--data-dir", other])
+        #expect(imported.status == 0, "\(imported.errors)")
+        #expect(imported.output == "imported 3 tasks from \(file) (the board had 1)\n")
+        #expect(try StoredBoard.tasks(in: other) == snapshot.tasks)
+        #expect(try run(["add", "After", "--data-dir", other]).output == "added #7 [ ] After\n")
+
+        let bad = try run(["import", data + "/missing.json", "--data-dir", other])
+        #expect(bad.status == 1)
+        #expect(
+            bad.errors == "error: cannot import \(data)/missing.json: it could not be read (no such file or directory) "
+                + "(nothing was changed)\n"
+        )
     }
 
     @Test func unknownCommandsAndBadArgumentsFailWithAHint() throws {
@@ -183,7 +245,11 @@ import Testing
 
         let blank = try run(["add", " ", "--data-dir", data, "--log-level", "info"])
         #expect(blank.status == 1)
-        #expect(blank.errors.contains(#"blocked tasks.add(title: " ", tags: [], due: nil) in middleware "validate""#))
+        #expect(
+            blank.errors.contains(
+                #"blocked tasks.add(title: " ", tags: [], due: nil, id: nil) in middleware "validate""#
+            )
+        )
         #expect(blank.errors.hasSuffix("error: a task needs a title\n"))
         #expect(!blank.errors.contains("received"), "info leaves out the debug events")
     }
@@ -221,18 +287,18 @@ import Testing
             #expect(result.status == 1)
             #expect(
                 result.errors
-                    == "error: \(file) is a file, not a folder; --data-dir names the folder that holds tasks.json\n"
+                    == "error: \(file) is a file, not a folder; --data-dir names the folder that holds tasks.sqlite\n"
             )
         }
         #expect(try String(contentsOfFile: file, encoding: .utf8) == "x")
     }
 
-    /// Row: `chmod 444 tasks.json`, then `add`, silently replaced the file.
-    @Test func aReadOnlyTasksFileIsRespected() throws {
+    /// Row: `chmod 444 tasks.json`, then `add`, silently replaced the file. The same for the database.
+    @Test func aReadOnlyDatabaseIsRespected() throws {
         defer { try? FileManager.default.removeItem(at: folder) }
         #expect(try run(["add", "Kept", "--data-dir", data]).status == 0)
-        let file = data + "/tasks.json"
-        let before = try String(contentsOfFile: file, encoding: .utf8)
+        let file = data + "/tasks.sqlite"
+        let before = try Data(contentsOf: URL(fileURLWithPath: file))
         try FileManager.default.setAttributes([.posixPermissions: 0o444], ofItemAtPath: file)
         let add = try run(["add", "Refused", "--data-dir", data])
         #expect(add.status == 1)
@@ -241,7 +307,7 @@ import Testing
             add.errors == "error: cannot change the board: \(file) is read-only "
                 + "(nothing was changed; make it writable, or use another --data-dir)\n"
         )
-        #expect(try String(contentsOfFile: file, encoding: .utf8) == before)
+        #expect(try Data(contentsOf: URL(fileURLWithPath: file)) == before)
         let list = try run(["list", "--data-dir", data])
         #expect(list.status == 0)
         #expect(list.output == "1 task:\n  #1 [ ] Kept\n")

@@ -28,21 +28,30 @@ import Testing
         let named = #expect(throws: DataDirectory.Unusable.self) { try check(file) }
         #expect(
             named?.description
-                == "\(file.path) is a file, not a folder; --data-dir names the folder that holds tasks.json"
+                == "\(file.path) is a file, not a folder; --data-dir names the folder that holds tasks.sqlite"
         )
         let below = #expect(throws: DataDirectory.Unusable.self) { try check(file.appendingPathComponent("sub")) }
         #expect(below?.description == "cannot create \(file.path)/sub: \(file.path) is not a directory")
     }
 
-    @Test func aReadOnlyTasksFileMakesTheBoardReadOnlyAndIsNotReplaced() throws {
+    @Test func aReadOnlyDatabaseMakesTheBoardReadOnly() async throws {
         defer { try? FileManager.default.removeItem(at: folder) }
-        let tasks = DataDirectory(url: folder).tasksFile
-        try tasks.save(TasksSnapshot(nextID: 2, tasks: [TaskItem(id: 1, title: "Kept")]))
-        try FileManager.default.setAttributes([.posixPermissions: 0o444], ofItemAtPath: tasks.url.path)
-        #expect(try check(folder) == .readOnly(reason: "\(tasks.url.path) is read-only"))
-        let refused = #expect(throws: (any Error).self) { try tasks.save(TasksSnapshot(nextID: 1, tasks: [])) }
+        let directory = DataDirectory(url: folder)
+        let database = try TaskDatabase(url: directory.databaseURL)
+        try await database.apply(upserts: [TaskItem(id: 1, title: "Kept")], deletions: [])
+        database.close()
+        try FileManager.default.setAttributes([.posixPermissions: 0o444], ofItemAtPath: directory.databaseURL.path)
+        #expect(try check(folder) == .readOnly(reason: "\(directory.databaseURL.path) is read-only"))
+    }
+
+    @Test func aReadOnlyJSONFileIsNotReplaced() throws {
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let exported = JSONFile<TasksSnapshot>(url: folder.appendingPathComponent("board.json"))
+        try exported.save(TasksSnapshot(nextID: 2, tasks: [TaskItem(id: 1, title: "Kept")]))
+        try FileManager.default.setAttributes([.posixPermissions: 0o444], ofItemAtPath: exported.url.path)
+        let refused = #expect(throws: (any Error).self) { try exported.save(TasksSnapshot(nextID: 1, tasks: [])) }
         #expect(refused.map(ErrorText.describe) == "the file is read-only")
-        #expect(try String(contentsOf: tasks.url, encoding: .utf8).contains("Kept"))
+        #expect(try String(contentsOf: exported.url, encoding: .utf8).contains("Kept"))
     }
 
     @Test func aFolderWithoutWritePermissionMakesTheBoardReadOnly() throws {

@@ -82,7 +82,7 @@ import Testing
         try Data(text.utf8).write(to: directory.databaseURL)
         let opened = try TaskStorage.open(directory, now: now)
         let aside = try #require(opened.movedAside.first)
-        #expect(aside.reason == "not an SQLite database")
+        #expect(aside.reason == "is unreadable (not an SQLite database)")
         #expect(aside.to.lastPathComponent == "tasks.sqlite.corrupt-20250314T100000Z")
         #expect(try String(contentsOf: aside.to, encoding: .utf8) == text)
         #expect(try opened.database.loadAll().isEmpty)
@@ -135,7 +135,7 @@ import Testing
         #expect(error?.kind == .corrupt)
         #expect(
             error?.description
-                == "\(directory.databaseURL.path): not an SQLite database; the board is read-only, so it is "
+                == "\(directory.databaseURL.path): the database is unreadable (not an SQLite database); the board is read-only, so it is "
                 + "left where it is"
         )
         #expect(try contents() == ["tasks.sqlite"])

@@ -20,7 +20,6 @@ import Darwin
 struct PromptTests {
     private let folder: URL
     private var data: String { folder.appendingPathComponent("data").path }
-    private var tasksFile: String { data + "/tasks.json" }
 
     init() throws {
         folder = FileManager.default.temporaryDirectory.appendingPathComponent("taskboard-pty-\(UUID().uuidString)")
@@ -37,8 +36,7 @@ struct PromptTests {
     }
 
     private func savedTitles() throws -> [String] {
-        let json = try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: tasksFile)))
-        return ((json as? [String: Any])?["tasks"] as? [[String: Any]] ?? []).compactMap { $0["title"] as? String }
+        try StoredBoard.titles(in: data)
     }
 
     /// Row: arrow keys, Ctrl-L and ↑ garbled the line (`unknown command 'list^[[D^[['`).
@@ -83,7 +81,7 @@ struct PromptTests {
         try terminal.press("C-d")
         let status = try terminal.exitStatus()
         #expect(status == 0)
-        #expect(!FileManager.default.fileExists(atPath: tasksFile))
+        #expect(try StoredBoard.tasks(in: data).isEmpty)
     }
 
     /// Row: `kill -HUP` / `-TERM` within ~50 ms of `add` printed "added" for a change never saved.
