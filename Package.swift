@@ -8,12 +8,15 @@ let package = Package(
         .library(name: "Canopy", targets: ["Canopy"]),
         // For test targets only: it links Testing and XCTest (toolchain modules) to report failures.
         .library(name: "CanopyTesting", targets: ["CanopyTesting"]),
+        .library(name: "CanopyPersistence", targets: ["CanopyPersistence"]),
     ],
     targets: [
         .target(name: "Canopy"),
         .target(name: "CanopyTesting", dependencies: ["Canopy"]),
+        .target(name: "CanopyPersistence", dependencies: ["Canopy"]),
         .testTarget(name: "CanopyTests", dependencies: ["Canopy"]),
         .testTarget(name: "CanopyTestingTests", dependencies: ["Canopy", "CanopyTesting"]),
+        .testTarget(name: "CanopyPersistenceTests", dependencies: ["Canopy", "CanopyPersistence"]),
         // Puredux-style call sites, compiled as a Puredux user's project is: once in Swift 5 language mode,
         // once in Swift 6. The Swift 5 target's files are symbolic links to the Swift 6 target's.
         .testTarget(

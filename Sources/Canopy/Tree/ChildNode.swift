@@ -6,10 +6,12 @@
 final class ChildNode<ParentState: Sendable, Local: Sendable, State: Sendable, Action: Sendable>:
     StateNode<State, Action>, @unchecked Sendable
 {
-    // Safety: `local` and `lastChanged` are used only on the tree's queue, like `TreeNode`'s fields.
+    // Safety: `local`, `reducer` and `lastChanged` are used only on the tree's queue, like `TreeNode`'s
+    // fields.
     let parent: StateNode<ParentState, Action>
     @exclusivity(unchecked) private var local: Local
-    private let reducer: Reducer<Local, Action>
+    /// The child's reducer, followed by its after-reduce steps once some are added.
+    @exclusivity(unchecked) private var reducer: Reducer<Local, Action>
     private let compose: @Sendable (ParentState, Local) -> State
     /// `==` when `Local` is `Equatable` plain data (found once, here).
     private let isEqual: (@Sendable (Local, Local) -> Bool)?
@@ -54,5 +56,29 @@ final class ChildNode<ParentState: Sendable, Local: Sendable, State: Sendable, A
 
     override func recompute() {
         setCachedState(compose(parent.cache.pointee, local))
+    }
+
+    // MARK: After reduce
+
+    /// The offset within `local`: the key path must lead into the local part of `(ParentState, Local)`,
+    /// the only state `with(_:reducer:)` composes.
+    override func ownStateOffset<Value>(of keyPath: WritableKeyPath<State, Value>) -> Int? {
+        guard State.self == (ParentState, Local).self,
+            let offset = MemoryLayout<State>.offset(of: keyPath),
+            let localStart = MemoryLayout<(ParentState, Local)>.offset(of: \(ParentState, Local).1),
+            offset >= localStart,
+            offset + MemoryLayout<Value>.size <= localStart + MemoryLayout<Local>.size
+        else { return nil }
+        return offset - localStart
+    }
+
+    override func addAfterReduce<Value>(at offset: Int, _ step: @escaping AfterReduceStep<Value>) {
+        tree.assertOnQueue()
+        let reduce = reducer
+        reducer = { local, action in
+            reduce(&local, action)
+            AfterReduce.run(step, on: &local, at: offset)
+        }
+        AfterReduce.run(step, on: &local, at: offset)
     }
 }

@@ -3,8 +3,9 @@ import Dispatch
 /// The root of a store tree: it creates the tree's engine (queue, clock, inbox) and holds the root state,
 /// in its cache.
 final class RootNode<State: Sendable, Action: Sendable>: StateNode<State, Action>, @unchecked Sendable {
-    // Safety: `lastChanged` is used only on the tree's queue, like `TreeNode`'s fields.
-    private let reducer: Reducer<State, Action>
+    // Safety: `reducer` and `lastChanged` are used only on the tree's queue, like `TreeNode`'s fields.
+    /// The root's reducer, followed by its after-reduce steps once some are added.
+    @exclusivity(unchecked) private var reducer: Reducer<State, Action>
     /// `==` when `State` is `Equatable` plain data (found once, here): lets the walk down skip the
     /// children when an action leaves the root state as it was.
     private let isEqual: (@Sendable (State, State) -> Bool)?
@@ -68,5 +69,21 @@ final class RootNode<State: Sendable, Action: Sendable>: StateNode<State, Action
 
     override func refresh(parentChanged: Bool, onPath: Bool) -> Bool {
         lastChanged
+    }
+
+    // MARK: After reduce
+
+    override func ownStateOffset<Value>(of keyPath: WritableKeyPath<State, Value>) -> Int? {
+        MemoryLayout<State>.offset(of: keyPath)
+    }
+
+    override func addAfterReduce<Value>(at offset: Int, _ step: @escaping AfterReduceStep<Value>) {
+        tree.assertOnQueue()
+        let reduce = reducer
+        reducer = { state, action in
+            reduce(&state, action)
+            AfterReduce.run(step, on: &state, at: offset)
+        }
+        AfterReduce.run(step, on: &cache.pointee, at: offset)
     }
 }

@@ -310,4 +310,19 @@ class StateNode<State: Sendable, Action: Sendable>: ActionNode<Action>, StoreNod
     override final func execute(_ asyncAction: any AsyncAction) {
         asyncAction.start(resultsTo: weakHandle())
     }
+
+    // MARK: After reduce
+
+    /// Where the value at `keyPath` lies in the state this node's own reducer mutates, in bytes from its
+    /// start; `nil` when it does not lie there (it belongs to an ancestor, or the path goes through a
+    /// computed property or a class). The root and children override it.
+    func ownStateOffset<Value>(of keyPath: WritableKeyPath<State, Value>) -> Int? {
+        nil
+    }
+
+    /// On the queue: runs `step` on the value at `offset` of this node's own state right after each of
+    /// the node's reductions from now on, and once now. `offset` comes from ``ownStateOffset(of:)``.
+    func addAfterReduce<Value>(at offset: Int, _ step: @escaping AfterReduceStep<Value>) {
+        preconditionFailure("Internal inconsistency: \(type(of: self)) has no state of its own")
+    }
 }

@@ -24,8 +24,9 @@ import Foundation
 /// the run, checked right before reducing), `send`, async action results and subscriptions.
 final class StoreTree: @unchecked Sendable {
     // Safety: every `var` below (`path`, `stack`, `isProcessing`, `isListenedTo`, `hasMiddleware`,
-    // `cycleDetector`, `currentCauses`, `currentTarget`) is read and written only on `queue`: by the
-    // drain and what it calls, by work items it runs, and by nodes' queue-only members
+    // `cycleDetector`, `currentCauses`, `currentTarget`, `attachments`) is read and written only on
+    // `queue` (and `attachments` in `deinit`, when nothing else holds the tree): by the drain and what it
+    // calls, by work items it runs, and by nodes' queue-only members
     // (`TreeNode.listenersChanged`, `StateNode.use`). The drain checks the queue in every build, the
     // accessors in debug builds. `process` is never entered again while it runs: reducers, observers and
     // middleware cannot reach it synchronously, because every way to dispatch or subscribe goes through
@@ -64,6 +65,8 @@ final class StoreTree: @unchecked Sendable {
     /// Whether the root has listeners, that is whether anything in the tree does: kept by the root
     /// (``TreeNode/listenersChanged()``) so that `process` need not reach the root for each action.
     @exclusivity(unchecked) var isListenedTo = false
+    /// What other modules of the package keep per tree, by type (``attachment(_:)``).
+    @exclusivity(unchecked) private var attachments: [ObjectIdentifier: any TreeAttachment] = [:]
 
     /// How many batches one drain runs before it lets other work on the queue run.
     static var batchesPerTurn: Int { 64 }
@@ -89,6 +92,25 @@ final class StoreTree: @unchecked Sendable {
 
     deinit {
         tasks.cancelAll()
+        for attachment in attachments.values {
+            attachment.treeWillEnd()
+        }
+    }
+
+    /// On the queue: the tree's attachment of type `A`, if it has one.
+    func attachment<A: TreeAttachment>(ifPresent _: A.Type) -> A? {
+        assertOnQueue()
+        return attachments[ObjectIdentifier(A.self)] as? A
+    }
+
+    /// On the queue: the tree's attachment of type `A`, made by `make` the first time.
+    func attachment<A: TreeAttachment>(_ make: () -> A) -> A {
+        if let existing = attachment(ifPresent: A.self) {
+            return existing
+        }
+        let made = make()
+        attachments[ObjectIdentifier(A.self)] = made
+        return made
     }
 
     // MARK: The drain

@@ -1,0 +1,57 @@
+package import Dispatch
+
+// What the package's other modules (`CanopyPersistence`) reach of the tree behind a store.
+extension StateStore {
+    /// Where the value at `keyPath` lies in the state this store's own reducer mutates, in bytes; `nil`
+    /// when it does not lie there: the store is a view (`map(state:)`), the path leads into an ancestor's
+    /// part of a child's state, or it goes through a computed property or a class.
+    package func ownStateOffset<Value>(of keyPath: WritableKeyPath<State, Value>) -> Int? {
+        (node as? StateNode<State, Action>)?.ownStateOffset(of: keyPath)
+    }
+
+    /// Runs `work` on the tree's queue, after everything sent before it, with access to this store's node
+    /// there. Returns `false` when the tree is gone and the work was dropped.
+    @discardableResult
+    package func withTreeAccess(_ work: @escaping @Sendable (borrowing TreeAccess<State, Action>) -> Void) -> Bool {
+        let node = self.node
+        return node.enqueue {
+            work(TreeAccess(node: node))
+        }
+    }
+}
+
+/// A store's node and its tree, on the tree's queue (see ``StateStore/withTreeAccess(_:)``).
+package struct TreeAccess<State: Sendable, Action: Sendable>: ~Copyable {
+    let node: any StoreNode<State, Action>
+
+    /// The tree's serial queue.
+    package var queue: DispatchQueue { node.tree.queue }
+
+    /// The tree's clock.
+    package var scheduler: any DelayScheduler { node.tree.scheduler }
+
+    /// The store's node, to tell stores apart (``StateStore`` handles to one node share it).
+    package var nodeObject: AnyObject { node }
+
+    /// The number of stores above this one.
+    package var depth: Int { (node as? TreeNode)?.depth ?? 0 }
+
+    /// The tree's attachment of type `A`, made by `make` the first time.
+    package func attachment<A: TreeAttachment>(_ make: () -> A) -> A {
+        node.tree.attachment(make)
+    }
+
+    /// The tree's attachment of type `A`, if it has one.
+    package func attachment<A: TreeAttachment>(ifPresent type: A.Type) -> A? {
+        node.tree.attachment(ifPresent: type)
+    }
+
+    /// Runs `step` on the value at `offset` (from ``StateStore/ownStateOffset(of:)``) of the store's own
+    /// state right after each of its reductions from now on, and once now.
+    package func addAfterReduce<Value>(at offset: Int, _ step: @escaping AfterReduceStep<Value>) {
+        guard let node = node as? StateNode<State, Action> else {
+            preconditionFailure("Internal inconsistency: an after-reduce step was added to a view")
+        }
+        node.addAfterReduce(at: offset, step)
+    }
+}

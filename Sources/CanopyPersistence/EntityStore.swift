@@ -1,0 +1,280 @@
+/// An ordered collection of entities, keyed by id, that records which ids its mutations changed.
+///
+/// Keep one in a store's state and mutate it in reducers; a writer registered with
+/// ``Canopy/StateStore/persist(_:to:options:)`` then stores what changed, without comparing states:
+/// after each reduce the runtime takes the ``changes`` and empties them.
+///
+/// ```swift
+/// struct BoardState: Sendable {
+///     var tasks = EntityStore<TaskItem>()
+/// }
+///
+/// let board = StateStore<BoardState, BoardAction>(BoardState()) { state, action in
+///     switch action {
+///     case .add(let task): state.tasks.upsert(task)
+///     case .delete(let id): state.tasks.remove(id: id)
+///     }
+/// }
+/// board.persist(\.tasks, to: TaskWriter(database))
+/// ```
+///
+/// Creating a store from entities, and ``hydrate(_:)``, replace the contents without recording anything:
+/// that is how state loaded from storage comes in. Every other mutation records the ids it touched.
+///
+/// Two entity stores are equal when they hold equal entities in the same order; their pending changes
+/// do not count.
+public struct EntityStore<Entity: Identifiable & Sendable>: Sendable where Entity.ID: Sendable {
+    /// The ids, in order.
+    public private(set) var ids: [Entity.ID]
+    private var values: [Entity.ID: Entity]
+    /// The changes since they were last taken (by the runtime, after each reduce, when a writer watches
+    /// this store).
+    public private(set) var changes = ChangeSet<Entity.ID>()
+
+    /// An empty store.
+    public init() {
+        ids = []
+        values = [:]
+    }
+
+    /// A store holding `entities`, in order, with no changes recorded: for state loaded from storage.
+    ///
+    /// - Parameter entities: The entities; their ids must be unique.
+    public init(_ entities: some Sequence<Entity>) {
+        self.init()
+        load(entities, caller: "EntityStore.init(_:)")
+    }
+
+    /// The entity with `id`, or `nil`. Setting a value upserts it (keeping its place, or appending it);
+    /// setting `nil` removes the entity.
+    ///
+    /// - Parameter id: The entity's id.
+    public subscript(id id: Entity.ID) -> Entity? {
+        get { values[id] }
+        set {
+            if let newValue {
+                precondition(
+                    newValue.id == id,
+                    "EntityStore[id: \(id)] was set to an entity whose id is \(newValue.id)"
+                )
+                upsert(newValue)
+            } else {
+                remove(id: id)
+            }
+        }
+    }
+
+    /// Whether an entity with `id` is in the store.
+    public func contains(id: Entity.ID) -> Bool {
+        values[id] != nil
+    }
+
+    /// The position of the entity with `id`, or `nil`. It takes time proportional to the count.
+    public func index(of id: Entity.ID) -> Int? {
+        guard values[id] != nil else { return nil }
+        return ids.firstIndex(of: id)
+    }
+
+    // MARK: Mutations that record changes
+
+    /// Adds `entity` at the end, or at `index`, unless an entity with its id is already there.
+    ///
+    /// - Parameters:
+    ///   - entity: The new entity.
+    ///   - index: Where to insert it, in `0...count`; `nil` appends it.
+    /// - Returns: `false`, with nothing changed, when the id was taken.
+    @discardableResult
+    public mutating func insert(_ entity: Entity, at index: Int? = nil) -> Bool {
+        guard values[entity.id] == nil else { return false }
+        let position = index ?? ids.count
+        precondition(
+            (0...ids.count).contains(position),
+            "EntityStore.insert(_:at:) got index \(position) for a store of \(ids.count) entities"
+        )
+        values[entity.id] = entity
+        ids.insert(entity.id, at: position)
+        changes.record(.upserted, for: entity.id)
+        if position != ids.count - 1 {
+            changes.recordOrderChange()
+        }
+        return true
+    }
+
+    /// Replaces the entity with `entity`'s id, in place, or appends `entity` if there is none.
+    ///
+    /// - Parameter entity: The new value.
+    public mutating func upsert(_ entity: Entity) {
+        if values.updateValue(entity, forKey: entity.id) == nil {
+            ids.append(entity.id)
+        }
+        changes.record(.upserted, for: entity.id)
+    }
+
+    /// Changes the entity with `id` in place.
+    ///
+    /// - Parameters:
+    ///   - id: The entity's id.
+    ///   - body: The change; it must keep the id.
+    /// - Returns: What `body` returned, or `nil` (with nothing changed) when there is no such entity.
+    @discardableResult
+    public mutating func update<Result>(id: Entity.ID, _ body: (inout Entity) throws -> Result) rethrows -> Result? {
+        guard var entity = values[id] else { return nil }
+        // Taken out first, so that `body` mutates the only copy.
+        values[id] = nil
+        defer {
+            precondition(entity.id == id, "EntityStore.update(id: \(id)) changed the entity's id to \(entity.id)")
+            values[id] = entity
+            changes.record(.upserted, for: id)
+        }
+        return try body(&entity)
+    }
+
+    /// Removes the entity with `id`.
+    ///
+    /// - Parameter id: The entity's id.
+    /// - Returns: The removed entity, or `nil` (with nothing changed) when there was none.
+    @discardableResult
+    public mutating func remove(id: Entity.ID) -> Entity? {
+        guard let removed = values.removeValue(forKey: id) else { return nil }
+        if let position = ids.firstIndex(of: id) {
+            ids.remove(at: position)
+        }
+        changes.record(.deleted, for: id)
+        return removed
+    }
+
+    /// Removes every entity for which `shouldBeRemoved` is true, in one pass.
+    ///
+    /// - Parameter shouldBeRemoved: Says whether an entity goes.
+    public mutating func removeAll(where shouldBeRemoved: (Entity) throws -> Bool) rethrows {
+        var kept: [Entity.ID] = []
+        kept.reserveCapacity(ids.count)
+        for id in ids {
+            // Safety net only: `values` holds every id of `ids`.
+            guard let entity = values[id] else { continue }
+            if try shouldBeRemoved(entity) {
+                values[id] = nil
+                changes.record(.deleted, for: id)
+            } else {
+                kept.append(id)
+            }
+        }
+        ids = kept
+    }
+
+    /// Moves the entity with `id` to `index`, counted after it is taken out.
+    ///
+    /// - Parameters:
+    ///   - id: The entity's id.
+    ///   - index: Its new position, in `0..<count`.
+    public mutating func move(id: Entity.ID, to index: Int) {
+        guard let from = self.index(of: id) else { return }
+        precondition(
+            ids.indices.contains(index),
+            "EntityStore.move(id:to:) got index \(index) for a store of \(ids.count) entities"
+        )
+        guard from != index else { return }
+        ids.remove(at: from)
+        ids.insert(id, at: index)
+        changes.recordOrderChange()
+    }
+
+    /// Replaces the contents with `entities`, recording what differs: the ids that are gone as deleted,
+    /// every entity given as upserted, and the order if it changed.
+    ///
+    /// Use it when new contents come from elsewhere and must be stored (a sync, an import); use
+    /// ``hydrate(_:)`` for contents that come from the storage itself.
+    ///
+    /// - Parameter entities: The new contents; their ids must be unique.
+    public mutating func replaceAll(with entities: some Sequence<Entity>) {
+        let oldIDs = ids
+        let oldValues = values
+        load(entities, caller: "EntityStore.replaceAll(with:)")
+        for id in oldIDs where values[id] == nil {
+            changes.record(.deleted, for: id)
+        }
+        for id in ids {
+            changes.record(.upserted, for: id)
+        }
+        // Unchanged order: the old entities that stayed, in their old order, then the new ones.
+        let unchanged = oldIDs.filter { values[$0] != nil } + ids.filter { oldValues[$0] == nil }
+        if unchanged != ids {
+            changes.recordOrderChange()
+        }
+    }
+
+    // MARK: Without recording
+
+    /// Replaces the contents with `entities` without recording any change: for state loaded from the
+    /// storage a writer writes to. Changes recorded before stay recorded.
+    ///
+    /// - Parameter entities: The new contents; their ids must be unique.
+    public mutating func hydrate(_ entities: some Sequence<Entity>) {
+        load(entities, caller: "EntityStore.hydrate(_:)")
+    }
+
+    /// Returns the changes recorded so far, and forgets them.
+    public mutating func takeChanges() -> ChangeSet<Entity.ID> {
+        defer { changes = ChangeSet() }
+        return changes
+    }
+
+    private mutating func load(_ entities: some Sequence<Entity>, caller: String) {
+        var newIDs: [Entity.ID] = []
+        var newValues: [Entity.ID: Entity] = [:]
+        newIDs.reserveCapacity(entities.underestimatedCount)
+        for entity in entities {
+            precondition(newValues.updateValue(entity, forKey: entity.id) == nil, "\(caller) got id \(entity.id) twice")
+            newIDs.append(entity.id)
+        }
+        ids = newIDs
+        values = newValues
+    }
+}
+
+extension EntityStore: RandomAccessCollection {
+    /// The position of the first entity: 0.
+    public var startIndex: Int { 0 }
+    /// The position after the last entity: the count.
+    public var endIndex: Int { ids.count }
+
+    /// The entity at `position`, in order.
+    public subscript(position: Int) -> Entity {
+        // Safety net only: `values` holds every id of `ids`.
+        guard let entity = values[ids[position]] else {
+            preconditionFailure("Internal inconsistency: EntityStore lost the entity \(ids[position])")
+        }
+        return entity
+    }
+}
+
+extension EntityStore: Equatable where Entity: Equatable {
+    /// Equal entities in the same order; pending changes do not count.
+    public static func == (lhs: EntityStore, rhs: EntityStore) -> Bool {
+        lhs.ids == rhs.ids && lhs.values == rhs.values
+    }
+}
+
+extension EntityStore: Hashable where Entity: Hashable {
+    /// Hashes the entities in order; pending changes do not count.
+    public func hash(into hasher: inout Hasher) {
+        hasher.combine(ids)
+        for id in ids {
+            hasher.combine(values[id])
+        }
+    }
+}
+
+extension EntityStore: ExpressibleByArrayLiteral {
+    /// A store holding the entities listed, with no changes recorded.
+    public init(arrayLiteral elements: Entity...) {
+        self.init(elements)
+    }
+}
+
+extension EntityStore: CustomStringConvertible {
+    /// The entities, in order.
+    public var description: String {
+        "EntityStore(\(Array(self)))"
+    }
+}

@@ -1,0 +1,71 @@
+/// The changes of one entity store that wait for their write: each changed id with the value to
+/// store (taken when the change was drained) or its deletion, and the order when it changed.
+struct PendingChanges<Entity: Identifiable & Sendable>: Sendable where Entity.ID: Sendable {
+    private enum Entry: Sendable {
+        case upsert(Entity)
+        case delete
+    }
+
+    private var entries: [Entity.ID: Entry] = [:]
+    /// The ids, in the order they first changed, for batches that are the same on every run.
+    private var sequence: [Entity.ID] = []
+    private var order: [Entity.ID]?
+
+    var isEmpty: Bool {
+        sequence.isEmpty && order == nil
+    }
+
+    /// Adds `changes`, just taken from `store`, with the current values of the upserted entities: one
+    /// pass over the change set, whatever the size of the store.
+    mutating func add(_ changes: ChangeSet<Entity.ID>, from store: EntityStore<Entity>) {
+        for id in changes.ids {
+            // An id upserted and then removed in one reduce is recorded as deleted; if it is missing
+            // anyway, deleting it is what storage needs.
+            if changes[id] == .upserted, let entity = store[id: id] {
+                set(.upsert(entity), for: id)
+            } else {
+                set(.delete, for: id)
+            }
+        }
+        if changes.orderChanged {
+            order = store.ids
+        }
+    }
+
+    /// Puts these older changes under `newer`, which happened after them: for a batch whose write
+    /// failed, merged with what changed meanwhile. `newer`'s entry for an id wins.
+    func merged(under newer: PendingChanges) -> PendingChanges {
+        var result = self
+        for id in newer.sequence {
+            if let entry = newer.entries[id] {
+                result.set(entry, for: id)
+            }
+        }
+        if let order = newer.order {
+            result.order = order
+        }
+        return result
+    }
+
+    /// The batch a writer gets.
+    var batch: WriteBatch<Entity> {
+        var batch = WriteBatch<Entity>(order: order)
+        for id in sequence {
+            switch entries[id] {
+            case .upsert(let entity):
+                batch.upserts.append(entity)
+            case .delete:
+                batch.deletions.append(id)
+            case nil:
+                preconditionFailure("Internal inconsistency: a pending change lost its id \(id)")
+            }
+        }
+        return batch
+    }
+
+    private mutating func set(_ entry: Entry, for id: Entity.ID) {
+        if entries.updateValue(entry, forKey: id) == nil {
+            sequence.append(id)
+        }
+    }
+}

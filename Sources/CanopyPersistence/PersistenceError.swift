@@ -1,0 +1,16 @@
+/// Why ``Canopy/StateStore/flush()`` could not store everything: a writer threw.
+///
+/// The changes are kept and retried in the background; a later `flush()` tries again at once.
+public struct PersistenceError: Error, CustomStringConvertible {
+    /// The writer that failed, by type.
+    public let writer: String
+    /// What it threw.
+    public let underlying: any Error
+    /// The failures in a row so far, from 1.
+    public let attempt: Int
+
+    /// The writer, the attempt and the error, for a log or a message.
+    public var description: String {
+        "\(writer) could not write (attempt \(attempt)): \(underlying)"
+    }
+}

@@ -1,0 +1,77 @@
+/// A registered writer as the coordinator sees it: its pending changes, behind a type-erased face.
+protocol PersistenceSlot: AnyObject, Sendable {
+    /// Where the writer stands in the write order: deeper stores first, then registration order.
+    var rank: (depth: Int, registration: Int) { get }
+    /// When to write, how to retry, who hears about it.
+    var options: PersistenceOptions { get }
+    /// On the queue: whether changes wait.
+    var hasPending: Bool { get }
+    /// On the queue: takes the pending changes for a write.
+    func take() -> TakenBatch?
+}
+
+/// A batch taken out of a slot for one write, with the way to put it back if the write fails.
+struct TakenBatch: Sendable {
+    let writer: String
+    let options: PersistenceOptions
+    let upserts: Int
+    let deletions: Int
+    /// Off the queue: writes the batch.
+    let write: @Sendable () async throws -> Void
+    /// On the queue, after a failed write: puts the batch back under what changed meanwhile.
+    let restore: @Sendable () -> Void
+}
+
+/// One writer registered on a store, and the changes that wait for it.
+final class WriterSlot<Writer: StateWriter>: PersistenceSlot, EntitySink, @unchecked Sendable {
+    // Safety: `pending` is read and written only on the tree's queue: by the after-reduce step, which
+    // runs in the store's reducer, and by the coordinator, whose every member runs there. The `let`s
+    // never change.
+    let writer: Writer
+    let options: PersistenceOptions
+    let rank: (depth: Int, registration: Int)
+    private weak var coordinator: PersistenceCoordinator?
+    private var pending = PendingChanges<Writer.Entity>()
+
+    init(
+        writer: Writer,
+        options: PersistenceOptions,
+        rank: (depth: Int, registration: Int),
+        coordinator: PersistenceCoordinator
+    ) {
+        self.writer = writer
+        self.options = options
+        self.rank = rank
+        self.coordinator = coordinator
+    }
+
+    static var name: String { String(describing: Writer.self) }
+
+    var hasPending: Bool { !pending.isEmpty }
+
+    func receive(_ changes: ChangeSet<Writer.Entity.ID>, from store: EntityStore<Writer.Entity>) {
+        pending.add(changes, from: store)
+        if !pending.isEmpty {
+            coordinator?.changesArrived(options)
+        }
+    }
+
+    func take() -> TakenBatch? {
+        guard !pending.isEmpty else { return nil }
+        let taken = pending
+        pending = PendingChanges()
+        let batch = taken.batch
+        let writer = self.writer
+        return TakenBatch(
+            writer: Self.name,
+            options: options,
+            upserts: batch.upserts.count,
+            deletions: batch.deletions.count,
+            write: { try await writer.write(batch) },
+            restore: { [weak self] in
+                guard let self else { return }
+                self.pending = taken.merged(under: self.pending)
+            }
+        )
+    }
+}
