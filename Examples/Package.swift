@@ -18,6 +18,7 @@ let package = Package(
             name: "TaskBoard",
             dependencies: [
                 .product(name: "Canopy", package: "Canopy"),
+                .product(name: "CanopyPersistence", package: "Canopy"),
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "GRDB", package: "GRDB.swift"),
@@ -29,6 +30,7 @@ let package = Package(
                 "TaskBoard",
                 .product(name: "Canopy", package: "Canopy"),
                 .product(name: "CanopyTesting", package: "Canopy"),
+                .product(name: "CanopyPersistence", package: "Canopy"),
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "GRDB", package: "GRDB.swift"),

@@ -10,7 +10,7 @@ import Foundation
 enum ActionLogging {
     /// The app version written in each log. Change it when `AppAction` changes in a way old logs would
     /// not decode as they meant, so that `replay` refuses them instead of replaying something else.
-    static let appVersion = "taskboard actions 1"
+    static let appVersion = "taskboard actions 2"
 
     /// Starts recording `board`'s actions to `path`, then sends what the board starts from (today and
     /// the saved board), so that the log replays into an empty board.
@@ -69,7 +69,7 @@ enum ActionLogging {
         let tasks = await board.tasks.state.1
         do {
             let database = try TaskStorage.open(folder, now: Date()).database
-            try await database.apply(upserts: tasks.items, deletions: [])
+            try await database.apply(upserts: Array(tasks.items), deletions: [])
             database.close()
         } catch {
             throw CommandFailure("could not save the replayed board to \(error.path) (\(error.cause))")

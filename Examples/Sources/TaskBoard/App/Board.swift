@@ -1,4 +1,5 @@
 import Canopy
+import CanopyPersistence
 
 typealias TasksStoreState = (AppState, TasksState)
 typealias SearchStoreState = ((AppState, TasksState), SearchState)
@@ -14,7 +15,7 @@ typealias StatsStore = StateStore<StatsStoreState, AppAction>
 ///
 /// ```
 /// root (AppState: today, action count)
-/// └── tasks (TasksState: tasks, saving, reminders)       effects: save, reminders
+/// └── tasks (TasksState: tasks, reminders)               writer: the database; effects: reminders
 ///     ├── search (SearchState: query, results)           middleware: debounced search
 ///     ├── sync (SyncState: push/pull, retries)           effects: sync attempt, auto-sync; throttled
 ///     └── stats (StatsState: options)                    debounced props subscription
@@ -47,7 +48,7 @@ final class Board: Sendable {
         ) { state, action in
             state.reduce(action)
         }
-        tasks = root.with(TasksState(saving: environment.saving), reducer: TasksState.reducer)
+        tasks = root.with(TasksState(), reducer: TasksState.reducer)
         tasks.use(TaskRules.validate)
         search = tasks.with(SearchState(), reducer: SearchState.reducer)
         sync = tasks.with(SyncState(settings: environment.sync), reducer: SyncState.reducer)
@@ -56,6 +57,12 @@ final class Board: Sendable {
 
         if let saved {
             tasks.dispatch(.tasks(.restore(saved)))
+        }
+        if effects, let writer = environment.writer {
+            var options = environment.persistence
+            let saves = environment.saves
+            options.onEvent = { saves.record($0) }
+            tasks.persist(\.1.items, to: writer, options: options)
         }
         if effects {
             TasksEffects.attach(to: tasks, environment: environment)

@@ -1,4 +1,5 @@
 import Canopy
+import CanopyPersistence
 import Dispatch
 import Foundation
 
@@ -14,8 +15,17 @@ struct Environment: Sendable {
     var effectQueue: DispatchQueue
     var sleeper: Sleeper
     var remote: RemoteService
-    /// Writes the board to disk; `nil` keeps it in memory only.
-    var writeTasks: (@Sendable (TasksSnapshot) async throws -> Void)?
+    /// Stores the tasks that changed (registered with `persist` on the `tasks` store); `nil` keeps the
+    /// board in memory only.
+    var writer: (any StateWriter<TaskItem>)?
+    /// The writer's debounce and retry policy; `onEvent` is set by `Board`, which reports to ``saves``.
+    var persistence = PersistenceOptions(
+        debounce: 0.25,
+        maxDelay: 2,
+        retryPolicy: Effect.RetryPolicy(baseDelay: 0.5, multiplier: 2, maxDelay: 4)
+    )
+    /// What the writer did last, for `status` and for the failures reported in the background.
+    let saves = SaveEvents()
     /// The board's database, which hands out task ids (``TaskDatabase/reserveID()``); `nil` for a board
     /// in memory (the demo, tests), which counts ids itself.
     var database: TaskDatabase?
@@ -32,17 +42,16 @@ struct Environment: Sendable {
     /// bursts, shorter than a call to the remote usually takes, so a command that waited for its sync
     /// rarely meets it.
     var syncThrottle: TimeInterval = 0.1
-    var saving = SaveState.Settings()
 
     init(
         now: @escaping @Sendable () -> Date = { Date() },
-        writeTasks: (@Sendable (TasksSnapshot) async throws -> Void)? = nil
+        writer: (any StateWriter<TaskItem>)? = nil
     ) {
         self.scheduler = Dependency[\.scheduler]
         self.now = now
         self.effectQueue = DispatchQueue(label: "taskboard.effects")
         self.sleeper = Sleeper(scheduler: scheduler)
         self.remote = Dependency[\.remote]
-        self.writeTasks = writeTasks
+        self.writer = writer
     }
 }

@@ -45,9 +45,7 @@ enum Launcher {
             var environment = Environment()
             let diagnostics = LogDiagnostics.standardError(level: options.logLevel.level)
             if let database = opened?.database {
-                let taskWriter = TaskWriter(database: database, logger: diagnostics.logger)
-                let writer = SnapshotWriter(writer: taskWriter, loaded: saved?.tasks ?? [])
-                environment.writeTasks = { try await writer.write($0) }
+                environment.writer = TaskWriter(database: database, logger: diagnostics.logger)
                 environment.database = database
             }
             environment.sync = options.sync

@@ -1,4 +1,5 @@
 import Canopy
+import CanopyPersistence
 import Synchronization
 
 /// A run of TaskBoard: the board, where to write, and whether a person is typing.
@@ -54,30 +55,26 @@ struct Session: Sendable {
         await board.tasks.send(.tasks(action)).1.lastEvent
     }
 
-    /// Sends a change to the tasks and returns what it did, once it is saved.
+    /// Sends a change to the tasks and returns what it did, once it is stored.
     ///
     /// Throws without changing anything when the board is read-only. At the prompt and on the command
-    /// line the change is written before this returns, so that "added" is never printed for a change
-    /// that a signal or a full disk would lose; a script keeps the debounced save (one write per burst),
-    /// and its end writes what is left.
+    /// line the change is written before this returns (`flush()`), so that "added" is never printed for
+    /// a change that a signal or a full disk would lose; a script keeps the debounced writes (one batch
+    /// per burst), and its end writes what is left.
     func change(_ action: TasksAction) async throws(CommandFailure) -> TasksEvent? {
         try requireWritable()
         let state = try await reduced(.tasks(action)).1
-        guard mode != .script, board.environment.writeTasks != nil, !state.isSaved else { return state.lastEvent }
+        guard mode != .script, board.environment.writer != nil else { return state.lastEvent }
         events.awaitingSave(true)
         defer { events.awaitingSave(false) }
-        await board.tasks.send(.tasks(.flush))
-        for await state in board.tasks.states() where !state.1.saving.run.isInProgress {
-            guard state.1.isSaved else {
-                events.awaitingSave(false)
-                _ = events.takeSaveFailure(state.1.saving.failureCount)
-                let reason = state.1.saving.lastFailure?.reason ?? "unknown error"
-                throw CommandFailure(
-                    "could not save the change to \(tasksPath ?? "the data folder") (\(reason))",
-                    hint: "it is kept in memory; the next change, and leaving TaskBoard, try again"
-                )
-            }
-            break
+        do {
+            try await board.tasks.flush()
+        } catch {
+            throw CommandFailure(
+                "could not save the change to \(tasksPath ?? "the data folder") "
+                    + "(\(ErrorText.describe(error.underlying)))",
+                hint: "it is kept in memory and retried; the next change, and leaving TaskBoard, try again"
+            )
         }
         return state.lastEvent
     }
@@ -162,20 +159,17 @@ struct Session: Sendable {
         if waiting > 0 {
             console.notice("\(waiting == 1 ? "1 reminder had" : "\(waiting) reminders had") not fired yet; dropped")
         }
-        guard board.environment.writeTasks != nil else { return true }
-        await board.tasks.send(.tasks(.flush))
-        for await state in board.tasks.states() where !state.1.saving.run.isInProgress {
-            guard state.1.isSaved else {
-                let reason = state.1.saving.lastFailure?.reason ?? "unknown error"
-                console.error(
-                    "could not save the board to \(tasksPath ?? "the data folder") (\(reason)); "
-                        + "the changes that were not saved are lost"
-                )
-                return false
-            }
+        guard board.environment.writer != nil else { return true }
+        do {
+            try await board.tasks.flush()
             return true
+        } catch {
+            console.error(
+                "could not save the board to \(tasksPath ?? "the data folder") "
+                    + "(\(ErrorText.describe(error.underlying))); the changes that were not saved are lost"
+            )
+            return false
         }
-        return true
     }
 
     /// Reports what happens in the background: failed writes, reminders, and the end of a background
@@ -184,15 +178,21 @@ struct Session: Sendable {
         let console = self.console
         let events = self.events
         let path = tasksPath ?? "the data folder"
-        let failures = board.tasks.subscribe(removeStateDuplicates: .keyPath(\.1.saving.failureCount)) { state in
-            let saving = state.1.saving
-            guard let failure = saving.lastFailure, !failure.willRetry, events.takeSaveFailure(saving.failureCount)
-            else { return }
-            let attempts = failure.attempt == 0 ? "1 attempt" : "\(failure.attempt + 1) attempts"
-            console.error(
-                "could not save the board to \(path) (\(failure.reason), after \(attempts)); "
-                    + "the tasks stay in memory; the next change, and leaving TaskBoard, try again"
-            )
+        // The first failure of a run of failures, while no command waits for its write; then the write
+        // that ends it.
+        board.environment.saves.report { event, failure in
+            switch event {
+            case .failed(_, _, let attempt, let retryAfter):
+                guard attempt == 1, let failure, events.takeSaveFailure() else { return }
+                console.error(
+                    "could not save the board to \(path) (\(failure.reason)); the tasks stay in memory, "
+                        + "and the write is retried (next in \(DurationText.text(retryAfter)))"
+                )
+            case .wrote:
+                if events.takeSaveRecovery() { console.notice("the board is saved again to \(path)") }
+            case .dropped:
+                break
+            }
         }
         let syncs = board.sync.subscribe(removeStateDuplicates: .keyPath(\.1.run)) { state in
             let sync = state.1
@@ -216,6 +216,6 @@ struct Session: Sendable {
                 console.line(theme.warning("reminder: ") + TaskView(theme: theme, today: state.0.today).line(task))
             }
         }
-        return [failures, reminders, syncs]
+        return [reminders, syncs]
     }
 }

@@ -6,7 +6,8 @@ import Synchronization
 final class SessionEvents: Sendable {
     private struct State {
         var followsBackgroundSync = false
-        var reportedSaveFailures = 0
+        /// A save failure was reported, and the write that ends it is to be reported too.
+        var reportedSaveFailure = false
         /// A command waits for a save and reports its outcome itself.
         var awaitingSave = false
         var isFinishing = false
@@ -28,11 +29,21 @@ final class SessionEvents: Sendable {
         }
     }
 
-    /// Returns whether save failure number `count` is new, and marks every failure up to it as reported.
-    func takeSaveFailure(_ count: Int) -> Bool {
+    /// Returns whether a save failure is to be reported in the background: not while a command waits
+    /// for its write (it reports the failure itself), nor once the run is ending.
+    func takeSaveFailure() -> Bool {
         state.withLock { state in
-            defer { state.reportedSaveFailures = max(state.reportedSaveFailures, count) }
-            return count > state.reportedSaveFailures && !state.isFinishing && !state.awaitingSave
+            guard !state.isFinishing && !state.awaitingSave else { return false }
+            state.reportedSaveFailure = true
+            return true
+        }
+    }
+
+    /// Returns whether a write ends a failure reported in the background, and forgets the failure.
+    func takeSaveRecovery() -> Bool {
+        state.withLock { state in
+            defer { state.reportedSaveFailure = false }
+            return state.reportedSaveFailure && !state.isFinishing
         }
     }
 

@@ -1,3 +1,4 @@
+import CanopyPersistence
 import Logging
 
 /// Writes the board's changed tasks to ``TaskDatabase``: each batch is one transaction that upserts the

@@ -49,7 +49,9 @@ struct SearchCommand: BoardCommand {
             guard search.request.serial == serial else { return }
             guard let results = search.results else { continue }
             let view = SearchView(theme: session.theme)
-            session.console.lines(view.lines(results, tasks: tasks.1.items, superseded: search.supersededByResults))
+            session.console.lines(
+                view.lines(results, tasks: Array(tasks.1.items), superseded: search.supersededByResults)
+            )
             return
         }
     }

@@ -22,7 +22,7 @@ enum SearchMiddleware {
             case .setQuery(let text):
                 let request = before.1.request.next(text: text)
                 guard !request.text.isEmpty else { return context.cancel(id: runID) }
-                let tasks = before.0.1.items
+                let tasks = Array(before.0.1.items)
                 context.run(id: runID, cancelInFlight: true) { task in
                     try await task.sleep(for: debounce)
                     task.send(.search(.started(serial: request.serial)))

@@ -1,5 +1,6 @@
 import ArgumentParser
 import Canopy
+import CanopyPersistence
 
 /// `push [--background]`
 struct PushCommand: BoardCommand {
@@ -89,7 +90,6 @@ struct StatusCommand: BoardCommand {
 
     func execute(in session: Session) async throws(CommandFailure) {
         let sync = await session.board.sync.state.1
-        let tasks = await session.tasks()
         let actions = await session.board.root.state.actionCount
         var lines = ["sync: " + SyncStatus.line(sync)]
         lines.append(
@@ -98,14 +98,18 @@ struct StatusCommand: BoardCommand {
         )
         if let reason = session.readOnlyReason {
             lines.append("saved: the board is read-only (\(reason))")
-        } else if session.board.environment.writeTasks == nil {
+        } else if session.board.environment.writer == nil {
             lines.append("saved: no data folder; the board lives in memory")
-        } else if tasks.isSaved {
-            lines.append("saved: yes")
-        } else if let failure = tasks.saving.lastFailure {
-            lines.append("saved: no, the last write failed (\(failure.reason))")
         } else {
-            lines.append("saved: writing soon")
+            // Writes what is pending now, so that the answer is about every change made so far.
+            do {
+                try await session.board.tasks.flush()
+                lines.append("saved: yes")
+            } catch {
+                lines.append(
+                    "saved: no, the last write failed (\(ErrorText.describe(error.underlying))); it is retried"
+                )
+            }
         }
         lines.append("actions reduced by the root so far: \(actions)")
         session.console.lines(lines)

@@ -18,13 +18,6 @@ enum TasksAction: Codable, Equatable, Sendable {
     case remind(id: Int, seconds: Double)
     /// A reminder's delay is over.
     case reminderFired(id: Int)
-    /// The save effect wrote `revision` of the board.
-    case saved(revision: Int)
-    /// The save effect could not write the board. A `permanent` failure (permission denied, a read-only
-    /// file) is not retried: waiting would not change it.
-    case saveFailed(reason: String, permanent: Bool = false)
-    /// Writes unsaved changes now instead of after the delay: for the end of a run.
-    case flush
 }
 
 /// What the last tasks action did, kept in the state so that the command that sent it can say so.

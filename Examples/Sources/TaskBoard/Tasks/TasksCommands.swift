@@ -202,7 +202,7 @@ struct ListCommand: BoardCommand {
 
     func execute(in session: Session) async throws(CommandFailure) {
         let view = await session.taskView()
-        let tasks = filter.apply(to: await session.tasks().items, today: view.today)
+        let tasks = filter.apply(to: Array(await session.tasks().items), today: view.today)
         session.console.lines(view.list(tasks, filter: filter))
     }
 }

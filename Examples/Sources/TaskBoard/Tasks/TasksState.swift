@@ -1,42 +1,39 @@
 import Canopy
+import CanopyPersistence
 import Foundation
 
 /// The Tasks feature's state: the tasks themselves, owned by the `tasks` child store.
 ///
-/// Every other feature hangs below this store, so each of them sees the tasks in its state. It also
-/// holds what the Tasks effects need: whether the board on disk is up to date (``SaveState``) and
-/// the reminders that are waiting.
+/// Every other feature hangs below this store, so each of them sees the tasks in its state. The tasks
+/// are an `EntityStore`: it records which tasks each reduce changed, and the writer registered on the
+/// `tasks` store (`Board`) stores those in the database. The state also holds the reminders that are
+/// waiting.
 struct TasksState: Equatable, Sendable {
-    var items: [TaskItem] = []
+    var items = EntityStore<TaskItem>()
+    /// The number the next task gets on a board in memory; a board with a database takes its numbers
+    /// from it (``TasksAction/add(title:tags:due:id:)``).
     var nextID = 1
     /// Goes up by one whenever `items` changes, and only then.
     private(set) var revision = 0
     /// What the last task command did, for the command that sent it.
     var lastEvent: TasksEvent?
-    var saving: SaveState
     var reminders: [Reminder] = []
     /// The reminders that fired, oldest first.
     var firedReminders: [TaskItem] = []
 
-    init(items: [TaskItem] = [], nextID: Int = 1, saving: SaveState.Settings = SaveState.Settings()) {
-        self.items = items
+    init(items: [TaskItem] = [], nextID: Int = 1) {
+        self.items = EntityStore(items)
         self.nextID = max(nextID, (items.map(\.id).max() ?? 0) + 1)
-        self.saving = SaveState(settings: saving)
     }
 
     /// The task with `id`, if there is one.
     func task(_ id: Int) -> TaskItem? {
-        items.first { $0.id == id }
+        items[id: id]
     }
 
-    /// The saved form of the board.
+    /// The board as a snapshot: what `export` writes and the remote stores.
     var snapshot: TasksSnapshot {
-        TasksSnapshot(nextID: nextID, tasks: items)
-    }
-
-    /// Whether every change reached the disk.
-    var isSaved: Bool {
-        saving.savedRevision == revision && !saving.run.isInProgress
+        TasksSnapshot(nextID: nextID, tasks: Array(items))
     }
 
     /// The effect states of the reminders, for `effect(collection:)`.
@@ -51,11 +48,9 @@ struct TasksState: Equatable, Sendable {
         Reducers.scope(state: \.self, action: \.pulledBoard) { state, stored in state.take(stored) }
     )
 
-    /// Replaces the board with the one a pull brought back.
+    /// Replaces the board with the one a pull brought back; the writer stores the difference.
     private mutating func take(_ stored: RemoteService.Stored) {
-        let before = snapshot
-        replace(with: stored.board)
-        if snapshot != before { markChanged() }
+        replace(with: stored.board, recording: true)
     }
 
     private mutating func reduce(_ action: TasksAction) {
@@ -66,7 +61,7 @@ struct TasksState: Equatable, Sendable {
             let id = reserved ?? nextID
             let task = TaskItem(id: id, title: title, tags: Tag.normalize(tags), due: due)
             nextID = max(nextID, id + 1)
-            items.append(task)
+            items.upsert(task)
             lastEvent = .added(task)
             markChanged()
         case .rename(let id, let title):
@@ -85,20 +80,17 @@ struct TasksState: Equatable, Sendable {
         case .setDue(let id, let due):
             update(id) { $0.due = due }
         case .delete(let id):
-            guard let index = items.firstIndex(where: { $0.id == id }) else {
+            guard let task = items.remove(id: id) else {
                 lastEvent = .notFound(id: id)
                 return
             }
-            lastEvent = .deleted(items.remove(at: index))
+            lastEvent = .deleted(task)
             reminders.removeAll { $0.taskID == id }
             markChanged()
         case .restore(let snapshot):
-            replace(with: snapshot)
-            saving.savedRevision = revision
+            replace(with: snapshot, recording: false)
         case .replace(let snapshot):
-            let before = self.snapshot
-            replace(with: snapshot)
-            if self.snapshot != before { markChanged() }
+            replace(with: snapshot, recording: true)
         case .remind(let id, let seconds):
             guard let task = task(id) else {
                 lastEvent = .notFound(id: id)
@@ -111,40 +103,41 @@ struct TasksState: Equatable, Sendable {
             guard let index = reminders.firstIndex(where: { $0.taskID == id }) else { return }
             reminders.remove(at: index)
             if let task = task(id) { firedReminders.append(task) }
-        case .saved(let revision):
-            saving.saved(revision: revision)
-        case .saveFailed(let reason, let permanent):
-            saving.failed(reason: reason, permanent: permanent)
-        case .flush:
-            saving.flush(revision: revision)
         }
     }
 
     private mutating func update(_ id: Int, _ change: (inout TaskItem) -> Void) {
-        guard let index = items.firstIndex(where: { $0.id == id }) else {
+        guard let current = items[id: id] else {
             lastEvent = .notFound(id: id)
             return
         }
-        var task = items[index]
+        var task = current
         change(&task)
-        guard task != items[index] else {
+        guard task != current else {
             lastEvent = .unchanged(task)
             return
         }
-        items[index] = task
+        items[id: id] = task
         lastEvent = .updated(task)
         markChanged()
     }
 
-    private mutating func replace(with snapshot: TasksSnapshot) {
-        items = snapshot.tasks
+    /// Replaces the board with `snapshot`. `recording` says whether the change is to be stored (a pull,
+    /// an import) or comes from the storage itself (hydration, which records nothing).
+    private mutating func replace(with snapshot: TasksSnapshot, recording: Bool) {
+        let before = Array(items)
+        if recording {
+            if snapshot.tasks != before { items.replaceAll(with: snapshot.tasks) }
+        } else {
+            items.hydrate(snapshot.tasks)
+        }
         nextID = max(snapshot.nextID, (items.map(\.id).max() ?? 0) + 1)
-        reminders.removeAll { reminder in !items.contains { $0.id == reminder.taskID && !$0.isDone } }
+        reminders.removeAll { reminder in items[id: reminder.taskID].map { $0.isDone } ?? true }
         lastEvent = .replaced(count: items.count)
+        if recording, snapshot.tasks != before { markChanged() }
     }
 
     private mutating func markChanged() {
         revision += 1
-        saving.schedule()
     }
 }

@@ -91,7 +91,7 @@ import Testing
     @Test func aLogThatNoLongerDecodesFailsNamingTheLine() throws {
         defer { try? FileManager.default.removeItem(at: folder) }
         try """
-        {"app":"taskboard actions 1","canopyActionLog":1}
+        {"app":"taskboard actions 2","canopyActionLog":1}
         {"action":{"setToday":{"_0":"2025-03-14"}},"store":"root","time":1}
         {"action":{"tasks":{"_0":{"archive":{"id":1}}}},"store":"root/0","time":2}
 
@@ -102,7 +102,7 @@ import Testing
         #expect(errors.hasPrefix("error: \(path("old.log")): line 3: the action does not decode"))
 
         try """
-        {"app":"taskboard actions 1","canopyActionLog":1}
+        {"app":"taskboard actions 2","canopyActionLog":1}
         {"action":{"setToday":{"_0":"2025-03-14"}},"store":"root/7","time":1}
 
         """.write(toFile: path("moved.log"), atomically: true, encoding: .utf8)

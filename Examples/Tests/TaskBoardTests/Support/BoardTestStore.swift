@@ -40,7 +40,7 @@ func boardTestStore<State: Sendable, TreeState: Sendable>(
             } operation: {
                 var environment = Environment(
                     now: { TestBoard.start.addingTimeInterval(scheduler.now) },
-                    writeTasks: writer?.write
+                    writer: writer
                 )
                 environment.sync = TestBoard.sync
                 return environment

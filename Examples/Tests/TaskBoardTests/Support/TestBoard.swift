@@ -14,18 +14,26 @@ struct TestBoard {
 
     let scheduler: ManualScheduler
     let board: Board
+    /// Where the board's changes go; unused when the board was made with `saving: false`.
+    let writer: RecordingWriter
 
-    init(saving: Bool = true, syncThrottle: TimeInterval = 0.25, diagnostics: (any StoreDiagnostics)? = nil) {
+    init(
+        saving: Bool = true,
+        writeFailures: Int = 0,
+        syncThrottle: TimeInterval = 0.25,
+        diagnostics: (any StoreDiagnostics)? = nil
+    ) {
         let scheduler = ManualScheduler()
-        let writer = RecordingWriter(failures: 0)
+        let writer = RecordingWriter(failures: writeFailures)
         self.scheduler = scheduler
+        self.writer = writer
         self.board = withDependencies {
             $0.scheduler = scheduler
             $0.remote = RemoteService(configuration: TestBoard.remote(), sleeper: Sleeper(scheduler: scheduler))
         } operation: {
             var environment = Environment(
                 now: { TestBoard.start.addingTimeInterval(scheduler.now) },
-                writeTasks: saving ? writer.write : nil
+                writer: saving ? writer : nil
             )
             environment.sync = TestBoard.sync
             // Shorter than a remote call (0.3 s), so a sync that ended never holds up the next one.

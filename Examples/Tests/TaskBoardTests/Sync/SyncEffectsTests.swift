@@ -225,7 +225,7 @@ struct TestedSync: Equatable {
 
     init(_ state: SyncStoreState) {
         let sync = state.1
-        tasks = state.0.1.items
+        tasks = Array(state.0.1.items)
         run = TestedRun(sync.run)
         direction = sync.direction
         activeAttempt = sync.activeAttempt

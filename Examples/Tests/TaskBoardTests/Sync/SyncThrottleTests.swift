@@ -37,7 +37,7 @@ import Testing
         #expect(SyncThrottle.isRequest(.sync(.start(.pull))))
         #expect(!SyncThrottle.isRequest(.sync(.cancel)))
         #expect(!SyncThrottle.isRequest(.sync(.autoSyncTick)))
-        #expect(!SyncThrottle.isRequest(.tasks(.flush)))
+        #expect(!SyncThrottle.isRequest(.tasks(.add(title: "A"))))
     }
 
     @Test func aPushRightAfterACancelledOneIsRefusedWithTheReason() async {

@@ -1,25 +1,26 @@
 import Canopy
+import CanopyPersistence
 import CanopyTesting
 import Foundation
 import Testing
 
 @testable import TaskBoard
 
-/// Saving and reminders on the test store's clock: every state change and every action the effects
-/// send is asserted, and nothing sleeps.
+/// Storing the board and reminders on the test store's clock: every state change and every action the
+/// effects send is asserted, and nothing sleeps; a write is awaited on the writer's own signal.
 @Suite(.timeLimit(.minutes(1))) struct TasksEffectsTests {
-    private let settings = SaveState.Settings()
+    private let options = Environment().persistence
 
-    /// The board as the app builds it, saving to `writer`; the tests assert the Tasks state.
+    /// The board as the app builds it, storing its changes through `writer`; the tests assert the Tasks
+    /// state.
     private func makeStore(
         writer: RecordingWriter,
         line: UInt = #line
-    ) -> TestStore<TestedTasks, AppAction> {
-        boardTestStore(observing: { TestedTasks($0.1) }, of: \.tasks, writer: writer, line: line).store
+    ) -> (store: TestStore<TestedTasks, AppAction>, environment: Environment) {
+        boardTestStore(observing: { TestedTasks($0.1) }, of: \.tasks, writer: writer, line: line)
     }
 
-    /// Adds task 1, "A", to the empty board: the first change, whose save waits its delay. A failure
-    /// points at the test's `line`.
+    /// Adds task 1, "A", to the empty board. A failure points at the test's `line`.
     @discardableResult
     private func addFirstTask(to store: TestStore<TestedTasks, AppAction>, line: UInt = #line) async -> TaskItem {
         let task = TaskItem(id: 1, title: "A")
@@ -30,85 +31,54 @@ import Testing
                 $0.nextID = 2
                 $0.revision = 1
                 $0.lastEvent = .added(task)
-                $0.saving.run = .attempt(0, after: settings.delay)
             },
             line: line
         )
         return task
     }
 
-    @Test func aBurstOfChangesIsWrittenOnceAfterTheDelay() async {
-        let writer = RecordingWriter(failures: 0)
-        let store = makeStore(writer: writer)
+    @Test func aBurstOfChangesIsWrittenAsOneBatchOnceTheBoardIsQuiet() async {
+        let writer = RecordingWriter()
+        let store = makeStore(writer: writer).store
         var added: [TaskItem] = []
         for (index, title) in ["A", "B", "C"].enumerated() {
             let task = TaskItem(id: index + 1, title: title)
             added.append(task)
-            // Each change restarts the delayed write: only the last one of the burst writes.
             await store.send(.tasks(.add(title: title))) { [added] in
                 $0.items = added
                 $0.nextID = index + 2
                 $0.revision = index + 1
                 $0.lastEvent = .added(task)
-                $0.saving.run = .attempt(0, after: settings.delay)
             }
         }
-        await store.advance(by: settings.delay / 2)
-        #expect(writer.attempts == 0)
-        await store.receive(.saved(revision: 3), from: \.tasks) {
-            $0.saving.run = .succeeded
-            $0.saving.savedRevision = 3
+        await store.send(.tasks(.rename(id: 2, title: "B2"))) {
+            $0.items[1].title = "B2"
+            $0.revision = 4
+            $0.lastEvent = .updated(TaskItem(id: 2, title: "B2"))
         }
-        #expect(store.now == settings.delay)
-        #expect(writer.writes.map { $0.tasks.map(\.title) } == [["A", "B", "C"]])
+        await store.advance(by: options.debounce / 2)
+        #expect(writer.attempts == 0, "the debounce is not over")
+        await store.advance(by: options.debounce / 2)
+        await writer.waitForAttempts(1)
+        // Each task once, with its latest value; nothing else was written.
+        #expect(writer.batches == [WriteBatch(upserts: [added[0], TaskItem(id: 2, title: "B2"), added[2]])])
+        await store.send(.tasks(.delete(id: 1))) {
+            $0.items = [TaskItem(id: 2, title: "B2"), added[2]]
+            $0.revision = 5
+            $0.lastEvent = .deleted(added[0])
+        }
+        await store.advance(by: options.debounce)
+        await writer.waitForAttempts(2)
+        #expect(writer.batches.last == WriteBatch(deletions: [1]))
         await store.finish()
     }
 
-    @Test func aFailedWriteIsRetriedAndTheTasksStayInMemory() async {
+    @Test func aFailedWriteIsRetriedWithTheChangesMadeMeanwhileAndNothingIsLost() async {
         let writer = RecordingWriter(failures: 1)
-        let store = makeStore(writer: writer)
-        await addFirstTask(to: store)
-        let backoff = settings.retryPolicy.delay(beforeRetry: 1)
-        await store.receive(.saveFailed(reason: "no space left on device"), from: \.tasks) {
-            $0.saving.run = .attempt(1, after: backoff)
-            $0.saving.lastFailure = SaveState.FailedWrite(
-                attempt: 0,
-                reason: "no space left on device",
-                willRetry: true
-            )
-            $0.saving.failureCount = 1
-        }
-        #expect(store.now == settings.delay)
-        await store.advance(by: backoff / 2)  // the retry waits its backoff
-        #expect(writer.attempts == 1)
-        await store.receive(.saved(revision: 1), from: \.tasks) {
-            $0.saving.run = .succeeded
-            $0.saving.savedRevision = 1
-            $0.saving.lastFailure = nil
-        }
-        #expect(store.now == settings.delay + backoff)
-        #expect(writer.attempts == 2)
-        #expect(writer.writes.map { $0.tasks.map(\.title) } == [["A"]])
-        await store.finish()
-    }
-
-    @Test func flushWritesAtOnce() async {
-        let writer = RecordingWriter(failures: 0)
-        let store = makeStore(writer: writer)
-        await addFirstTask(to: store)
-        await store.send(.tasks(.flush)) { $0.saving.run = .attempt(0) }
-        await store.receive(.saved(revision: 1), from: \.tasks) {
-            $0.saving.run = .succeeded
-            $0.saving.savedRevision = 1
-        }
-        #expect(store.now == 0)
-        #expect(writer.writes.count == 1)
-        await store.finish()
-    }
-
-    @Test func remindersFireOnTheirOwnAndARemovedOneIsCancelled() async {
-        let store = makeStore(writer: RecordingWriter(failures: 0))
+        let (store, environment) = makeStore(writer: writer)
         let first = await addFirstTask(to: store)
+        await store.advance(by: options.debounce)
+        await writer.waitForAttempts(1)
         let second = TaskItem(id: 2, title: "B")
         await store.send(.tasks(.add(title: "B"))) {
             $0.items = [first, second]
@@ -116,10 +86,46 @@ import Testing
             $0.revision = 2
             $0.lastEvent = .added(second)
         }
-        await store.send(.tasks(.flush)) { $0.saving.run = .attempt(0) }
-        await store.receive(.saved(revision: 2), from: \.tasks) {
-            $0.saving.run = .succeeded
-            $0.saving.savedRevision = 2
+        await store.advance(by: options.retryPolicy.delay(beforeRetry: 1))
+        await writer.waitForAttempts(2)
+        #expect(writer.batches == [WriteBatch(upserts: [first, second])])
+        #expect(writer.stored == [first, second])
+        #expect(environment.saves.failure == nil)
+        await store.finish()
+    }
+
+    @Test func hydratingTheSavedBoardWritesNothing() async throws {
+        let test = TestBoard()
+        await test.board.tasks.send(
+            .tasks(.restore(TasksSnapshot(nextID: 3, tasks: [TaskItem(id: 2, title: "Saved")])))
+        )
+        try await test.board.tasks.flush()
+        test.scheduler.advance(by: 10)
+        #expect(test.writer.attempts == 0)
+        #expect(Array(await test.board.tasks.state.1.items) == [TaskItem(id: 2, title: "Saved")])
+    }
+
+    @Test func flushWritesAtOnceAndThrowsTheWritersError() async throws {
+        let test = TestBoard(writeFailures: 1)
+        await test.board.tasks.send(.tasks(.add(title: "A")))
+        let error = await #expect(throws: PersistenceError.self) { try await test.board.tasks.flush() }
+        #expect(error.map { ErrorText.describe($0.underlying) } == "no space left on device")
+        #expect(test.board.environment.saves.failure?.reason == "no space left on device")
+        try await test.board.tasks.flush()
+        #expect(test.scheduler.now == 0, "no delay was waited")
+        #expect(test.writer.stored == [TaskItem(id: 1, title: "A")])
+        #expect(test.board.environment.saves.failure == nil)
+    }
+
+    @Test func remindersFireOnTheirOwnAndARemovedOneIsCancelled() async {
+        let store = makeStore(writer: RecordingWriter()).store
+        let first = await addFirstTask(to: store)
+        let second = TaskItem(id: 2, title: "B")
+        await store.send(.tasks(.add(title: "B"))) {
+            $0.items = [first, second]
+            $0.nextID = 3
+            $0.revision = 2
+            $0.lastEvent = .added(second)
         }
 
         await store.send(.tasks(.remind(id: 1, seconds: 10))) {
@@ -143,11 +149,6 @@ import Testing
             $0.revision = 3
             $0.lastEvent = .updated(done)
             $0.reminders = []
-            $0.saving.run = .attempt(0, after: settings.delay)
-        }
-        await store.receive(.saved(revision: 3), from: \.tasks) {
-            $0.saving.run = .succeeded
-            $0.saving.savedRevision = 3
         }
         await store.advance(by: 10)  // past the cancelled reminder's time: it never fires
         await store.finish()
@@ -161,33 +162,16 @@ struct TestedTasks: Equatable {
     var nextID: Int
     var revision: Int
     var lastEvent: TasksEvent?
-    var saving: TestedSaving
     var reminders: [TestedReminder]
     var firedReminders: [TaskItem]
 
     init(_ state: TasksState) {
-        items = state.items
+        items = Array(state.items)
         nextID = state.nextID
         revision = state.revision
         lastEvent = state.lastEvent
-        saving = TestedSaving(state.saving)
         reminders = state.reminders.map(TestedReminder.init)
         firedReminders = state.firedReminders
-    }
-}
-
-/// ``SaveState`` as the tests state it.
-struct TestedSaving: Equatable {
-    var run: TestedRun
-    var savedRevision: Int
-    var lastFailure: SaveState.FailedWrite?
-    var failureCount: Int
-
-    init(_ saving: SaveState) {
-        run = TestedRun(saving.run)
-        savedRevision = saving.savedRevision
-        lastFailure = saving.lastFailure
-        failureCount = saving.failureCount
     }
 }
 

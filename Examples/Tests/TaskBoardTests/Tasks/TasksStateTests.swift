@@ -1,4 +1,5 @@
 import Canopy
+import CanopyPersistence
 import Testing
 
 @testable import TaskBoard
@@ -30,7 +31,7 @@ import Testing
             .untag(id: 1, tags: ["#q1"]),
             .setDue(id: 1, due: due)
         )
-        #expect(state.items == [TaskItem(id: 1, title: "Quarterly report", tags: ["work"], due: due)])
+        #expect(Array(state.items) == [TaskItem(id: 1, title: "Quarterly report", tags: ["work"], due: due)])
         #expect(state.revision == 7)
     }
 
@@ -53,59 +54,43 @@ import Testing
         #expect(state.items.map(\.id) == [1, 3])
     }
 
-    @Test func everyChangeRestartsTheDelayedSave() {
-        var state = reduced(.add(title: "A"))
-        let first = state.saving.run
-        #expect(first.isInProgress)
-        #expect(first.delay == state.saving.settings.delay)
-        TasksState.reducer(&state, .tasks(.add(title: "B")))
-        #expect(state.saving.run != first)
-        #expect(state.saving.run.isInProgress)
+    @Test func eachChangeRecordsTheIDsItTouchedForTheWriter() {
+        var state = reduced(.add(title: "A"), .add(title: "B"), .add(title: "C", id: 9))
+        #expect(state.items.map(\.id) == [1, 2, 9], "a reserved id is used as given")
+        #expect(state.nextID == 10)
+        #expect(state.items.changes.upserted == [1, 2, 9])
+        _ = state.items.takeChanges()
+        TasksState.reducer(&state, .tasks(.complete(id: 2)))
+        TasksState.reducer(&state, .tasks(.complete(id: 2)))
+        TasksState.reducer(&state, .tasks(.delete(id: 1)))
+        TasksState.reducer(&state, .tasks(.remind(id: 9, seconds: 5)))
+        #expect(state.items.changes.upserted == [2])
+        #expect(state.items.changes.deleted == [1])
     }
 
-    @Test func restoreLoadsTheBoardWithoutSavingItAgain() {
+    @Test func restoreLoadsTheBoardWithoutRecordingAChange() {
         let snapshot = TasksSnapshot(nextID: 8, tasks: [TaskItem(id: 5, title: "Old")])
         let state = reduced(.restore(snapshot))
-        #expect(state.items == snapshot.tasks)
+        #expect(Array(state.items) == snapshot.tasks)
         #expect(state.nextID == 8)
-        #expect(state.saving.run.isIdle)
-        #expect(state.isSaved)
+        #expect(state.items.changes.isEmpty)
+        #expect(state.revision == 0)
     }
 
-    @Test func saveResultsMoveTheSaveState() {
-        var state = reduced(.add(title: "A"))
-        TasksState.reducer(&state, .tasks(.saveFailed(reason: "disk full")))
-        #expect(state.saving.run.currentAttempt == 1)
-        #expect(state.saving.lastFailure == SaveState.FailedWrite(attempt: 0, reason: "disk full", willRetry: true))
-        TasksState.reducer(&state, .tasks(.saved(revision: 1)))
-        #expect(state.isSaved)
-        #expect(state.saving.lastFailure == nil)
-        #expect(state.saving.failureCount == 1)
-        #expect(state.items.count == 1)
-    }
-
-    @Test func failedWritesGiveUpAfterTheLastAttemptAndKeepTheTasks() {
-        var state = reduced(.add(title: "A"))
-        for _ in 0..<state.saving.settings.maxAttempts {
-            TasksState.reducer(&state, .tasks(.saveFailed(reason: "disk full")))
-        }
-        #expect(state.saving.run.isFailed)
-        #expect(state.saving.lastFailure?.willRetry == false)
-        #expect(!state.isSaved)
-        #expect(state.items.count == 1)
-        TasksState.reducer(&state, .tasks(.flush))
-        #expect(state.saving.run.isInProgress)
-        #expect(state.saving.run.delay == 0)
-    }
-
-    @Test func aPermanentFailureIsNotRetried() {
-        var state = reduced(.add(title: "A"))
-        TasksState.reducer(&state, .tasks(.saveFailed(reason: "permission denied", permanent: true)))
-        #expect(state.saving.run.isFailed)
-        #expect(
-            state.saving.lastFailure == SaveState.FailedWrite(attempt: 0, reason: "permission denied", willRetry: false)
-        )
-        #expect(state.items.count == 1)
+    @Test func anImportReplacesTheBoardAndRecordsTheDifference() {
+        var state = reduced(.add(title: "A"), .add(title: "B"))
+        _ = state.items.takeChanges()
+        let imported = TasksSnapshot(nextID: 12, tasks: [TaskItem(id: 2, title: "B"), TaskItem(id: 11, title: "New")])
+        TasksState.reducer(&state, .tasks(.replace(imported)))
+        #expect(Array(state.items) == imported.tasks)
+        #expect(state.nextID == 12)
+        #expect(state.items.changes.deleted == [1])
+        #expect(Set(state.items.changes.upserted) == [2, 11])
+        #expect(state.revision == 3)
+        _ = state.items.takeChanges()
+        TasksState.reducer(&state, .tasks(.replace(imported)))
+        #expect(state.items.changes.isEmpty, "the same board again changes nothing")
+        #expect(state.revision == 3)
     }
 
     @Test func aPullReplacesTheBoardAsItTravelsUp() {
@@ -115,13 +100,14 @@ import Testing
             board: TasksSnapshot(nextID: 4, tasks: [TaskItem(id: 3, title: "Remote")])
         )
         TasksState.reducer(&state, .sync(.pulled(remote)))
-        #expect(state.items == remote.board.tasks)
+        #expect(Array(state.items) == remote.board.tasks)
         #expect(state.nextID == 4)
         #expect(state.revision == 2)
+        #expect(state.items.changes.deleted == [1], "the writer stores the pulled board")
         TasksState.reducer(&state, .sync(.pulled(remote)))
         #expect(state.revision == 2)
         TasksState.reducer(&state, .sync(.pulled(nil)))
-        #expect(state.items == remote.board.tasks)
+        #expect(Array(state.items) == remote.board.tasks)
     }
 
     @Test func remindersAreReplacedAndDroppedWithTheirTask() {
