@@ -16,7 +16,7 @@ struct RemoteServiceKey: DependencyKey {
     )
 }
 
-/// The folder of `tasks.json` and `remote.json` when `--data-dir` is not given.
+/// The folder of `tasks.sqlite` and `remote.json` when `--data-dir` is not given.
 struct DataDirectoryKey: DependencyKey {
     static let defaultValue = DataDirectory.standard()
 }

@@ -7,7 +7,7 @@ import Foundation
 struct GlobalOptions: ParsableArguments {
     @Option(
         help: ArgumentHelp(
-            "The folder of tasks.json (default: $XDG_DATA_HOME/taskboard or ~/.local/share/taskboard).",
+            "The folder of tasks.sqlite (default: $XDG_DATA_HOME/taskboard or ~/.local/share/taskboard).",
             valueName: "path"
         )
     )

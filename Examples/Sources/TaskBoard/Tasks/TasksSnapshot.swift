@@ -1,4 +1,5 @@
-/// The saved form of the board: what goes into `tasks.json` and what the remote service stores.
+/// The board as one JSON document: what `export --json` writes and `import` reads, what older TaskBoards
+/// kept in `tasks.json`, and what the remote service stores.
 struct TasksSnapshot: Codable, Equatable, Sendable {
     /// The format version; a file with another version is not read.
     static let currentVersion = 1
