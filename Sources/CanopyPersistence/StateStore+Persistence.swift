@@ -54,12 +54,10 @@ extension StateStore {
             }
             drain.add(slot)
             guard isNew else { return }
-            access.addAfterReduce(at: offset) { (store: UnsafeMutablePointer<EntityStore<Writer.Entity>>) in
-                // Safety: `flag` is the offset of the change set's `hasChanges`, a `Bool` stored inline in
-                // the entity store that `store` points at (`changesFlagOffset`).
-                if UnsafeRawPointer(store).load(fromByteOffset: flag, as: Bool.self) {
-                    drain.drain(&store.pointee)
-                }
+            // `flag` is the offset of the change set's `hasChanges`, a `Bool` stored inline in the entity
+            // store (`changesFlagOffset`): the step runs only when the reduce recorded changes.
+            access.addAfterReduce(at: offset, when: flag) { (store: UnsafeMutablePointer<EntityStore<Writer.Entity>>) in
+                drain.drain(&store.pointee)
             }
         }
     }
