@@ -91,8 +91,8 @@ extension EntityStore {
     /// Where the change set's flag lies in an entity store, so the after-reduce step tests it with one
     /// load.
     static var changesFlagOffset: Int {
-        guard let offset = MemoryLayout<EntityStore>.offset(of: \EntityStore.changes.hasChanges) else {
-            preconditionFailure("Internal inconsistency: EntityStore.changes.hasChanges is not stored inline")
+        guard let offset = MemoryLayout<EntityStore>.offset(of: \EntityStore.recorded.hasChanges) else {
+            preconditionFailure("Internal inconsistency: EntityStore.recorded.hasChanges is not stored inline")
         }
         return offset
     }
