@@ -20,7 +20,8 @@ let package = Package(
         .target(
             name: "Workloads",
             dependencies: [
-                .product(name: "Canopy", package: "Canopy")
+                .product(name: "Canopy", package: "Canopy"),
+                .product(name: "CanopyPersistence", package: "Canopy"),
             ]
         ),
         // Runs one workload once at a given size: the smoke test and the callgrind subject.

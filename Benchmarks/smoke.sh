@@ -30,4 +30,8 @@ echo "smoke: dropped-children, 2000 iterations"
 "$tool" dropped-children --system canopy --size 2000
 echo "smoke: W1 with an action recorder, 200000 actions"
 "$tool" w1-recorded --system canopy --size 200000
+echo "smoke: W1 with a persistence writer registered, 200000 actions"
+"$tool" w1-persisted --system canopy --size 200000
+echo "smoke: persistence drain, 20 rounds of 1000 entities"
+"$tool" persist-drain --system canopy --size 20
 echo "smoke: every workload ran and passed its checks"

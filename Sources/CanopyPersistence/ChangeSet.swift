@@ -22,18 +22,22 @@ public struct ChangeSet<ID: Hashable & Sendable>: Sendable, Equatable {
 
     /// Whether the change set holds anything. Kept as a stored property so the runtime can test it with
     /// one load, whatever `ID` is.
-    var hasChanges = false
-    private var changes: [ID: Change] = [:]
-    private var sequence: [ID] = []
+    @usableFromInline var hasChanges = false
+    @usableFromInline var changes: [ID: Change] = [:]
+    @usableFromInline var sequence: [ID] = []
+    @usableFromInline var changedOrder = false
+
+    /// An empty change set.
+    @inlinable
+    public init() {}
 
     /// Whether the order of the entities changed beyond appending and removing: a move, an insertion
     /// before the end, or a replacement in another order.
-    public private(set) var orderChanged = false
-
-    /// An empty change set.
-    public init() {}
+    @inlinable
+    public var orderChanged: Bool { changedOrder }
 
     /// Whether nothing changed.
+    @inlinable
     public var isEmpty: Bool { !hasChanges }
 
     /// The ids that changed, in the order they first changed.
@@ -49,6 +53,7 @@ public struct ChangeSet<ID: Hashable & Sendable>: Sendable, Equatable {
     public subscript(id: ID) -> Change? { changes[id] }
 
     /// Records that `id` now has `change`, replacing what was recorded for it.
+    @inlinable
     mutating func record(_ change: Change, for id: ID) {
         if changes.updateValue(change, forKey: id) == nil {
             sequence.append(id)
@@ -57,8 +62,9 @@ public struct ChangeSet<ID: Hashable & Sendable>: Sendable, Equatable {
     }
 
     /// Records that the order changed.
+    @inlinable
     mutating func recordOrderChange() {
-        orderChanged = true
+        changedOrder = true
         hasChanges = true
     }
 
@@ -79,6 +85,6 @@ public struct ChangeSet<ID: Hashable & Sendable>: Sendable, Equatable {
     /// The same change for each id, and the same order flag; the order in which ids first changed does
     /// not count.
     public static func == (lhs: ChangeSet, rhs: ChangeSet) -> Bool {
-        lhs.orderChanged == rhs.orderChanged && lhs.changes == rhs.changes
+        lhs.changedOrder == rhs.changedOrder && lhs.changes == rhs.changes
     }
 }

@@ -24,18 +24,27 @@
 /// Two entity stores are equal when they hold equal entities in the same order; their pending changes
 /// do not count.
 public struct EntityStore<Entity: Identifiable & Sendable>: Sendable where Entity.ID: Sendable {
-    /// The ids, in order.
-    public private(set) var ids: [Entity.ID]
-    private var values: [Entity.ID: Entity]
-    /// The changes since they were last taken (by the runtime, after each reduce, when a writer watches
-    /// this store).
-    public private(set) var changes = ChangeSet<Entity.ID>()
+    // Stored behind computed properties so that the mutations below can be inlined into reducers, and
+    // specialised for the entity type there.
+    @usableFromInline var orderedIDs: [Entity.ID]
+    @usableFromInline var values: [Entity.ID: Entity]
+    @usableFromInline var recorded = ChangeSet<Entity.ID>()
 
     /// An empty store.
+    @inlinable
     public init() {
-        ids = []
+        orderedIDs = []
         values = [:]
     }
+
+    /// The ids, in order.
+    @inlinable
+    public var ids: [Entity.ID] { orderedIDs }
+
+    /// The changes since they were last taken (by the runtime, after each reduce, when a writer watches
+    /// this store).
+    @inlinable
+    public var changes: ChangeSet<Entity.ID> { recorded }
 
     /// A store holding `entities`, in order, with no changes recorded: for state loaded from storage.
     ///
@@ -49,6 +58,7 @@ public struct EntityStore<Entity: Identifiable & Sendable>: Sendable where Entit
     /// setting `nil` removes the entity.
     ///
     /// - Parameter id: The entity's id.
+    @inlinable
     public subscript(id id: Entity.ID) -> Entity? {
         get { values[id] }
         set {
@@ -65,14 +75,16 @@ public struct EntityStore<Entity: Identifiable & Sendable>: Sendable where Entit
     }
 
     /// Whether an entity with `id` is in the store.
+    @inlinable
     public func contains(id: Entity.ID) -> Bool {
         values[id] != nil
     }
 
     /// The position of the entity with `id`, or `nil`. It takes time proportional to the count.
+    @inlinable
     public func index(of id: Entity.ID) -> Int? {
         guard values[id] != nil else { return nil }
-        return ids.firstIndex(of: id)
+        return orderedIDs.firstIndex(of: id)
     }
 
     // MARK: Mutations that record changes
@@ -84,18 +96,19 @@ public struct EntityStore<Entity: Identifiable & Sendable>: Sendable where Entit
     ///   - index: Where to insert it, in `0...count`; `nil` appends it.
     /// - Returns: `false`, with nothing changed, when the id was taken.
     @discardableResult
+    @inlinable
     public mutating func insert(_ entity: Entity, at index: Int? = nil) -> Bool {
         guard values[entity.id] == nil else { return false }
-        let position = index ?? ids.count
+        let position = index ?? orderedIDs.count
         precondition(
-            (0...ids.count).contains(position),
-            "EntityStore.insert(_:at:) got index \(position) for a store of \(ids.count) entities"
+            (0...orderedIDs.count).contains(position),
+            "EntityStore.insert(_:at:) got index \(position) for a store of \(orderedIDs.count) entities"
         )
         values[entity.id] = entity
-        ids.insert(entity.id, at: position)
-        changes.record(.upserted, for: entity.id)
-        if position != ids.count - 1 {
-            changes.recordOrderChange()
+        orderedIDs.insert(entity.id, at: position)
+        recorded.record(.upserted, for: entity.id)
+        if position != orderedIDs.count - 1 {
+            recorded.recordOrderChange()
         }
         return true
     }
@@ -103,11 +116,12 @@ public struct EntityStore<Entity: Identifiable & Sendable>: Sendable where Entit
     /// Replaces the entity with `entity`'s id, in place, or appends `entity` if there is none.
     ///
     /// - Parameter entity: The new value.
+    @inlinable
     public mutating func upsert(_ entity: Entity) {
         if values.updateValue(entity, forKey: entity.id) == nil {
-            ids.append(entity.id)
+            orderedIDs.append(entity.id)
         }
-        changes.record(.upserted, for: entity.id)
+        recorded.record(.upserted, for: entity.id)
     }
 
     /// Changes the entity with `id` in place.
@@ -117,6 +131,7 @@ public struct EntityStore<Entity: Identifiable & Sendable>: Sendable where Entit
     ///   - body: The change; it must keep the id.
     /// - Returns: What `body` returned, or `nil` (with nothing changed) when there is no such entity.
     @discardableResult
+    @inlinable
     public mutating func update<Result>(id: Entity.ID, _ body: (inout Entity) throws -> Result) rethrows -> Result? {
         guard var entity = values[id] else { return nil }
         // Taken out first, so that `body` mutates the only copy.
@@ -124,7 +139,7 @@ public struct EntityStore<Entity: Identifiable & Sendable>: Sendable where Entit
         defer {
             precondition(entity.id == id, "EntityStore.update(id: \(id)) changed the entity's id to \(entity.id)")
             values[id] = entity
-            changes.record(.upserted, for: id)
+            recorded.record(.upserted, for: id)
         }
         return try body(&entity)
     }
@@ -134,32 +149,34 @@ public struct EntityStore<Entity: Identifiable & Sendable>: Sendable where Entit
     /// - Parameter id: The entity's id.
     /// - Returns: The removed entity, or `nil` (with nothing changed) when there was none.
     @discardableResult
+    @inlinable
     public mutating func remove(id: Entity.ID) -> Entity? {
         guard let removed = values.removeValue(forKey: id) else { return nil }
-        if let position = ids.firstIndex(of: id) {
-            ids.remove(at: position)
+        if let position = orderedIDs.firstIndex(of: id) {
+            orderedIDs.remove(at: position)
         }
-        changes.record(.deleted, for: id)
+        recorded.record(.deleted, for: id)
         return removed
     }
 
     /// Removes every entity for which `shouldBeRemoved` is true, in one pass.
     ///
     /// - Parameter shouldBeRemoved: Says whether an entity goes.
+    @inlinable
     public mutating func removeAll(where shouldBeRemoved: (Entity) throws -> Bool) rethrows {
         var kept: [Entity.ID] = []
-        kept.reserveCapacity(ids.count)
-        for id in ids {
+        kept.reserveCapacity(orderedIDs.count)
+        for id in orderedIDs {
             // Safety net only: `values` holds every id of `ids`.
             guard let entity = values[id] else { continue }
             if try shouldBeRemoved(entity) {
                 values[id] = nil
-                changes.record(.deleted, for: id)
+                recorded.record(.deleted, for: id)
             } else {
                 kept.append(id)
             }
         }
-        ids = kept
+        orderedIDs = kept
     }
 
     /// Moves the entity with `id` to `index`, counted after it is taken out.
@@ -167,16 +184,17 @@ public struct EntityStore<Entity: Identifiable & Sendable>: Sendable where Entit
     /// - Parameters:
     ///   - id: The entity's id.
     ///   - index: Its new position, in `0..<count`.
+    @inlinable
     public mutating func move(id: Entity.ID, to index: Int) {
         guard let from = self.index(of: id) else { return }
         precondition(
-            ids.indices.contains(index),
-            "EntityStore.move(id:to:) got index \(index) for a store of \(ids.count) entities"
+            orderedIDs.indices.contains(index),
+            "EntityStore.move(id:to:) got index \(index) for a store of \(orderedIDs.count) entities"
         )
         guard from != index else { return }
-        ids.remove(at: from)
-        ids.insert(id, at: index)
-        changes.recordOrderChange()
+        orderedIDs.remove(at: from)
+        orderedIDs.insert(id, at: index)
+        recorded.recordOrderChange()
     }
 
     /// Replaces the contents with `entities`, recording what differs: the ids that are gone as deleted,
@@ -186,20 +204,21 @@ public struct EntityStore<Entity: Identifiable & Sendable>: Sendable where Entit
     /// ``hydrate(_:)`` for contents that come from the storage itself.
     ///
     /// - Parameter entities: The new contents; their ids must be unique.
+    @inlinable
     public mutating func replaceAll(with entities: some Sequence<Entity>) {
-        let oldIDs = ids
+        let oldIDs = orderedIDs
         let oldValues = values
         load(entities, caller: "EntityStore.replaceAll(with:)")
         for id in oldIDs where values[id] == nil {
-            changes.record(.deleted, for: id)
+            recorded.record(.deleted, for: id)
         }
-        for id in ids {
-            changes.record(.upserted, for: id)
+        for id in orderedIDs {
+            recorded.record(.upserted, for: id)
         }
         // Unchanged order: the old entities that stayed, in their old order, then the new ones.
-        let unchanged = oldIDs.filter { values[$0] != nil } + ids.filter { oldValues[$0] == nil }
-        if unchanged != ids {
-            changes.recordOrderChange()
+        let unchanged = oldIDs.filter { values[$0] != nil } + orderedIDs.filter { oldValues[$0] == nil }
+        if unchanged != orderedIDs {
+            recorded.recordOrderChange()
         }
     }
 
@@ -209,17 +228,20 @@ public struct EntityStore<Entity: Identifiable & Sendable>: Sendable where Entit
     /// storage a writer writes to. Changes recorded before stay recorded.
     ///
     /// - Parameter entities: The new contents; their ids must be unique.
+    @inlinable
     public mutating func hydrate(_ entities: some Sequence<Entity>) {
         load(entities, caller: "EntityStore.hydrate(_:)")
     }
 
     /// Returns the changes recorded so far, and forgets them.
+    @inlinable
     public mutating func takeChanges() -> ChangeSet<Entity.ID> {
-        defer { changes = ChangeSet() }
-        return changes
+        defer { recorded = ChangeSet() }
+        return recorded
     }
 
-    private mutating func load(_ entities: some Sequence<Entity>, caller: String) {
+    @usableFromInline
+    mutating func load(_ entities: some Sequence<Entity>, caller: String) {
         var newIDs: [Entity.ID] = []
         var newValues: [Entity.ID: Entity] = [:]
         newIDs.reserveCapacity(entities.underestimatedCount)
@@ -227,22 +249,25 @@ public struct EntityStore<Entity: Identifiable & Sendable>: Sendable where Entit
             precondition(newValues.updateValue(entity, forKey: entity.id) == nil, "\(caller) got id \(entity.id) twice")
             newIDs.append(entity.id)
         }
-        ids = newIDs
+        orderedIDs = newIDs
         values = newValues
     }
 }
 
 extension EntityStore: RandomAccessCollection {
     /// The position of the first entity: 0.
+    @inlinable
     public var startIndex: Int { 0 }
     /// The position after the last entity: the count.
-    public var endIndex: Int { ids.count }
+    @inlinable
+    public var endIndex: Int { orderedIDs.count }
 
     /// The entity at `position`, in order.
+    @inlinable
     public subscript(position: Int) -> Entity {
         // Safety net only: `values` holds every id of `ids`.
-        guard let entity = values[ids[position]] else {
-            preconditionFailure("Internal inconsistency: EntityStore lost the entity \(ids[position])")
+        guard let entity = values[orderedIDs[position]] else {
+            preconditionFailure("Internal inconsistency: EntityStore lost the entity \(orderedIDs[position])")
         }
         return entity
     }
@@ -251,15 +276,16 @@ extension EntityStore: RandomAccessCollection {
 extension EntityStore: Equatable where Entity: Equatable {
     /// Equal entities in the same order; pending changes do not count.
     public static func == (lhs: EntityStore, rhs: EntityStore) -> Bool {
-        lhs.ids == rhs.ids && lhs.values == rhs.values
+        lhs.orderedIDs == rhs.orderedIDs && lhs.values == rhs.values
     }
 }
 
 extension EntityStore: Hashable where Entity: Hashable {
     /// Hashes the entities in order; pending changes do not count.
+    @inlinable
     public func hash(into hasher: inout Hasher) {
         hasher.combine(ids)
-        for id in ids {
+        for id in orderedIDs {
             hasher.combine(values[id])
         }
     }

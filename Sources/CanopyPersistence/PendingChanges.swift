@@ -63,6 +63,7 @@ struct PendingChanges<Entity: Identifiable & Sendable>: Sendable where Entity.ID
         return batch
     }
 
+    @inline(__always)
     private mutating func set(_ entry: Entry, for id: Entity.ID) {
         if entries.updateValue(entry, forKey: id) == nil {
             sequence.append(id)

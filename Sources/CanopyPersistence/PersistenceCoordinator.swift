@@ -22,7 +22,8 @@ import Foundation
 final class PersistenceCoordinator: TreeAttachment, @unchecked Sendable {
     // Safety: every `var` is read and written only on `queue`: the after-reduce steps run in reducers,
     // `flush` and timers are sent there, and a round's end hops back there. `treeWillEnd()`, called on
-    // any thread, only sends work to the queue.
+    // any thread, only sends work to the queue. The retry timers hold the coordinator weakly: while the
+    // tree lives, the tree holds it; after, `keptUntilWritten` does.
     private let queue: DispatchQueue
     private let scheduler: any DelayScheduler
     /// In write order: deeper stores first, then registration order.
@@ -46,6 +47,9 @@ final class PersistenceCoordinator: TreeAttachment, @unchecked Sendable {
     private var hasEnded = false
     /// Retries left once the tree ended.
     private var retriesAfterEnd = 3
+    /// Once the tree ended, nothing else holds the coordinator: it holds itself until what was pending is
+    /// written or given up.
+    private var keptUntilWritten: PersistenceCoordinator?
 
     init(queue: DispatchQueue, scheduler: any DelayScheduler) {
         self.queue = queue
@@ -110,6 +114,7 @@ final class PersistenceCoordinator: TreeAttachment, @unchecked Sendable {
     func treeWillEnd() {
         queue.async { [self] in
             hasEnded = true
+            keptUntilWritten = self
             if isWriting {
                 roundRequested = true
             } else {
@@ -131,6 +136,9 @@ final class PersistenceCoordinator: TreeAttachment, @unchecked Sendable {
         let covered = requests
         guard !batches.isEmpty else {
             resumeWaiters(upTo: covered, with: nil)
+            if hasEnded {
+                keptUntilWritten = nil
+            }
             return
         }
         isWriting = true
@@ -159,7 +167,8 @@ final class PersistenceCoordinator: TreeAttachment, @unchecked Sendable {
         guard let failure else {
             failures = 0
             resumeWaiters(upTo: covered, with: nil)
-            if roundRequested {
+            if roundRequested || hasEnded {
+                // After the end, a round follows until nothing is pending (the last one lets go of `self`).
                 roundRequested = false
                 writePending()
             } else if let pending = slots.first(where: \.hasPending) {
@@ -180,6 +189,7 @@ final class PersistenceCoordinator: TreeAttachment, @unchecked Sendable {
         if hasEnded {
             guard retriesAfterEnd > 0 else {
                 dropEverything(error: failure.error)
+                keptUntilWritten = nil
                 return
             }
             retriesAfterEnd -= 1

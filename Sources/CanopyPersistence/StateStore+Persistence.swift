@@ -54,12 +54,10 @@ extension StateStore {
             }
             drain.add(slot)
             guard isNew else { return }
-            access.addAfterReduce(at: offset) { (store: UnsafeMutablePointer<EntityStore<Writer.Entity>>) in
-                // Safety: `flag` is the offset of the change set's `hasChanges`, a `Bool` stored inline in
-                // the entity store that `store` points at (`changesFlagOffset`).
-                if UnsafeRawPointer(store).load(fromByteOffset: flag, as: Bool.self) {
-                    drain.drain(&store.pointee)
-                }
+            // `flag` is the offset of the change set's `hasChanges`, a `Bool` stored inline in the entity
+            // store (`changesFlagOffset`): the step runs only when the reduce recorded changes.
+            access.addAfterReduce(at: offset, when: flag) { (store: UnsafeMutablePointer<EntityStore<Writer.Entity>>) in
+                drain.drain(&store.pointee)
             }
         }
     }
@@ -93,8 +91,8 @@ extension EntityStore {
     /// Where the change set's flag lies in an entity store, so the after-reduce step tests it with one
     /// load.
     static var changesFlagOffset: Int {
-        guard let offset = MemoryLayout<EntityStore>.offset(of: \EntityStore.changes.hasChanges) else {
-            preconditionFailure("Internal inconsistency: EntityStore.changes.hasChanges is not stored inline")
+        guard let offset = MemoryLayout<EntityStore>.offset(of: \EntityStore.recorded.hasChanges) else {
+            preconditionFailure("Internal inconsistency: EntityStore.recorded.hasChanges is not stored inline")
         }
         return offset
     }

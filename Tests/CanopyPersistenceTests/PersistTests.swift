@@ -229,3 +229,63 @@ struct PersistTests {
         #expect(writer.stored == [1: Note(1, "last words")])
     }
 }
+
+@Suite("persist(_:to:) at the end of a tree, and misuse", .timeLimit(.minutes(1)))
+struct PersistShutdownTests {
+    func endTree(
+        writer: RecordingWriter,
+        scheduler: ManualScheduler,
+        events: Watched<[String]>
+    ) async {
+        let options = PersistenceOptions(retryPolicy: .constant(1)) { event in
+            events.update { $0.append(describe(event)) }
+        }
+        let store = StateStore<NotesBoard, NotesAction>(NotesBoard(), scheduler: scheduler, reducer: NotesAction.reduce)
+        store.persist(\.notes, to: writer, options: options)
+        _ = await store.send(.upsert(Note(1, "kept")))
+    }
+
+    @Test("A write that fails after the tree ended is retried on the tree's clock")
+    func retriedAfterTheEnd() async {
+        let scheduler = ManualScheduler()
+        let events = Watched<[String]>([])
+        let writer = RecordingWriter()
+        writer.failNext(1)
+        await endTree(writer: writer, scheduler: scheduler, events: events)
+        await events.wait(until: "the failure") { $0.count == 1 }
+        scheduler.advance(by: 1)
+        await events.wait(until: "the write") { $0.count == 2 }
+        #expect(events.value.last == "wrote RecordingWriter +1 -0")
+        #expect(writer.stored == [1: Note(1, "kept")])
+    }
+
+    @Test("After the tree ended, a write that keeps failing is retried three times, then reported dropped")
+    func droppedAfterTheEnd() async {
+        let scheduler = ManualScheduler()
+        let events = Watched<[String]>([])
+        let writer = RecordingWriter()
+        writer.failNext(100)
+        await endTree(writer: writer, scheduler: scheduler, events: events)
+        for failures in 1...3 {
+            await events.wait(until: "failure \(failures)") { $0.count >= failures }
+            scheduler.advance(by: 1)
+        }
+        await events.wait(until: "the drop") { $0.count == 4 }
+        #expect(events.value.filter { $0.hasPrefix("failed") }.count == 3)
+        #expect(events.value.last == "dropped RecordingWriter +1 -0")
+        #expect(writer.attempts == 4)
+    }
+
+    @Test("A key path into a parent's part of a child's state stops the program, naming the fix")
+    func keyPathIntoTheParent() async throws {
+        let result = try await #require(processExitsWith: .failure, observing: [\.standardErrorContent]) {
+            let root = StateStore<NotesBoard, NotesAction>(NotesBoard()) { state, action in
+                NotesAction.reduce(&state, action)
+            }
+            let child = root.with(0) { count, _ in count += 1 }
+            child.persist(\.0.notes, to: RecordingWriter())
+        }
+        let message = String(decoding: result.standardErrorContent, as: UTF8.self)
+        #expect(message.contains("register the writer on the store that owns the entities"))
+    }
+}

@@ -11,10 +11,11 @@ import Darwin
 //     canopy-workload <workload…|all> [--system floor-sync|floor-queue|canopy|all] [--size N]
 //                     [--children K] [--observers N] [--latency-samples N] [--quiet]
 //
-// Workloads: w1–w5, w1-middleware, tree-width, subscribe, dropped-children and w1-recorded (Canopy only).
-// `--size` is the number of actions (W1–W3, w1-middleware, w1-recorded, tree-width), subscribers and
-// children (W4), actions per producer (W5), subscriptions (subscribe) or loop iterations
-// (dropped-children). `--children` is tree-width's width, `--observers` W2's number of subscriptions,
+// Workloads: w1–w5, w1-middleware, tree-width, subscribe, and, Canopy only, dropped-children,
+// w1-recorded, w1-persisted and persist-drain.
+// `--size` is the number of actions (W1–W3, w1-middleware, w1-recorded, w1-persisted, tree-width),
+// subscribers and children (W4), actions per producer (W5), subscriptions (subscribe), loop iterations
+// (dropped-children) or rounds of 1,000 changed entities (persist-drain). `--children` is tree-width's width, `--observers` W2's number of subscriptions,
 // `--latency-samples` W3's latency samples (0 for throughput only).
 //
 // `smoke.sh` runs every workload at a small size; `run.sh` runs them under callgrind at two sizes to count
@@ -32,12 +33,14 @@ struct Options {
 
 let allWorkloads = [
     "w1", "w1-middleware", "w2", "w3", "w4", "w5", "tree-width", "subscribe", "dropped-children", "w1-recorded",
+    "w1-persisted", "persist-drain",
 ]
 
 func usage() -> Never {
     print(
         """
-        usage: canopy-workload <w1|w1-middleware|w2|w3|w4|w5|tree-width|subscribe|dropped-children|w1-recorded|all>...
+        usage: canopy-workload <w1|w1-middleware|w2|w3|w4|w5|tree-width|subscribe|dropped-children|w1-recorded|
+                                w1-persisted|persist-drain|all>...
                                [--system floor-sync|floor-queue|canopy|all] [--size N] [--children K]
                                [--observers N] [--latency-samples N] [--quiet]
         """
@@ -155,6 +158,17 @@ func run(_ workload: String, _ system: System, _ options: Options) throws(CheckF
         guard system == .canopy else { return nil }
         let result = try W1Recorded.run(actions: size ?? W1DispatchThroughput.defaultActions)
         return "W1 recorded canopy (\(result.actions) actions): \(describe(result)), every action logged"
+    case "w1-persisted":
+        // Canopy only: W1 with a persistence writer registered and no entity touched (issue 16).
+        guard system == .canopy else { return nil }
+        let result = try W1Persisted.run(actions: size ?? W1DispatchThroughput.defaultActions)
+        return "W1 persisted canopy (\(result.actions) actions): \(describe(result)), nothing written"
+    case "persist-drain":
+        // Canopy only: rounds of 1,000 changed entities, each flushed (issue 16).
+        guard system == .canopy else { return nil }
+        let result = try PersistDrain.run(rounds: size ?? 100)
+        return "persist-drain canopy (\(result.actions) rounds of \(PersistDrain.entitiesPerRound) entities): "
+            + "\(describe(result)), one complete batch per round"
     default:
         usage()
     }

@@ -47,11 +47,16 @@ package struct TreeAccess<State: Sendable, Action: Sendable>: ~Copyable {
     }
 
     /// Runs `step` on the value at `offset` (from ``StateStore/ownStateOffset(of:)``) of the store's own
-    /// state right after each of its reductions from now on, and once now.
-    package func addAfterReduce<Value>(at offset: Int, _ step: @escaping AfterReduceStep<Value>) {
+    /// state right after each of its reductions from now on, and once now, whenever the `Bool` stored
+    /// `flag` bytes into that value is `true`.
+    package func addAfterReduce<Value>(at offset: Int, when flag: Int, _ step: @escaping AfterReduceStep<Value>) {
         guard let node = node as? StateNode<State, Action> else {
             preconditionFailure("Internal inconsistency: an after-reduce step was added to a view")
         }
-        node.addAfterReduce(at: offset, step)
+        precondition(
+            flag >= 0 && flag + MemoryLayout<Bool>.size <= MemoryLayout<Value>.size,
+            "Internal inconsistency: an after-reduce flag lies outside its value"
+        )
+        node.addAfterReduce(AfterReduce(offset: offset, flag: flag, step: step))
     }
 }

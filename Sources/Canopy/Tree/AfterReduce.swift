@@ -7,17 +7,39 @@ package typealias AfterReduceStep<Value> = @Sendable (UnsafeMutablePointer<Value
 ///
 /// A node adds a step by wrapping its reducer, so nodes without steps pay nothing. A step reaches its
 /// value by a byte offset that `MemoryLayout.offset(of:)` found for a key path of stored properties once,
-/// when the step was added: no key path is applied per action.
-enum AfterReduce {
-    /// Runs `step` on the `Value` that lies `offset` bytes into `base`.
+/// when the step was added: no key path is applied per action. A `Bool` flag inside the value says
+/// whether the step has anything to do, so a reduce that left the value alone costs one load.
+struct AfterReduce<Value>: Sendable {
+    /// Where the value lies in the node's own state, in bytes.
+    let offset: Int
+    /// Where the flag lies in the value, in bytes.
+    let flag: Int
+    let step: AfterReduceStep<Value>
+
+    /// Runs the step on the value inside the node's own state, which starts at `state`, if its flag is
+    /// set.
+    ///
+    /// - Parameter state: The address of the node's own state, valid for the whole call.
     @inline(__always)
-    static func run<Base, Value>(_ step: AfterReduceStep<Value>, on base: inout Base, at offset: Int) {
-        withUnsafeMutableBytes(of: &base) { bytes in
-            // Safety: `offset` is what `MemoryLayout<Base>.offset(of:)` returned for a writable key path
-            // from `Base` to a `Value` (see `StateNode.ownStateOffset(of:)`): a `Value` is stored inline
-            // there, inside `base`, which is borrowed for the whole call.
-            let value = bytes.baseAddress.unsafelyUnwrapped.advanced(by: offset)
+    func run(at state: UnsafeMutableRawPointer) {
+        // Safety: `offset` is what `MemoryLayout.offset(of:)` returned for a writable key path from the
+        // node's own state to a `Value` (see `StateNode.ownStateOffset(of:)`), so a `Value` is stored
+        // inline there; `flag` is, likewise, the offset of a `Bool` stored inline in `Value` (checked to
+        // lie inside it when the step was added; its caller vouches for the type).
+        let value = state.advanced(by: offset)
+        if value.load(fromByteOffset: flag, as: Bool.self) {
             step(value.assumingMemoryBound(to: Value.self))
         }
+    }
+}
+
+/// The address of a root's state, for its after-reduce steps.
+struct StateAddress: @unchecked Sendable {
+    // Safety: used only on the tree's queue, by the root's reducer (which the root owns, so the address,
+    // freed in the root's deinit, outlives every use).
+    let pointer: UnsafeMutableRawPointer
+
+    init(_ pointer: UnsafeMutableRawPointer) {
+        self.pointer = pointer
     }
 }

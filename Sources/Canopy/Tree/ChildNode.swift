@@ -72,13 +72,13 @@ final class ChildNode<ParentState: Sendable, Local: Sendable, State: Sendable, A
         return offset - localStart
     }
 
-    override func addAfterReduce<Value>(at offset: Int, _ step: @escaping AfterReduceStep<Value>) {
+    override func addAfterReduce<Value>(_ afterReduce: AfterReduce<Value>) {
         tree.assertOnQueue()
         let reduce = reducer
         reducer = { local, action in
             reduce(&local, action)
-            AfterReduce.run(step, on: &local, at: offset)
+            withUnsafeMutablePointer(to: &local) { afterReduce.run(at: UnsafeMutableRawPointer($0)) }
         }
-        AfterReduce.run(step, on: &local, at: offset)
+        withUnsafeMutablePointer(to: &local) { afterReduce.run(at: UnsafeMutableRawPointer($0)) }
     }
 }

@@ -77,13 +77,17 @@ final class RootNode<State: Sendable, Action: Sendable>: StateNode<State, Action
         MemoryLayout<State>.offset(of: keyPath)
     }
 
-    override func addAfterReduce<Value>(at offset: Int, _ step: @escaping AfterReduceStep<Value>) {
+    override func addAfterReduce<Value>(_ afterReduce: AfterReduce<Value>) {
         tree.assertOnQueue()
         let reduce = reducer
-        reducer = { state, action in
-            reduce(&state, action)
-            AfterReduce.run(step, on: &state, at: offset)
+        // The reducer is only ever called on the cache (`reduceOwn`), and lives no longer than the node,
+        // which frees the cache in its deinit: the address can be taken once, here. Taking it from the
+        // reducer's `inout` argument instead costs a generic call per action.
+        let state = StateAddress(UnsafeMutableRawPointer(cache))
+        reducer = { root, action in
+            reduce(&root, action)
+            afterReduce.run(at: state.pointer)
         }
-        AfterReduce.run(step, on: &cache.pointee, at: offset)
+        afterReduce.run(at: state.pointer)
     }
 }

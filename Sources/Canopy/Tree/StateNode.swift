@@ -320,9 +320,9 @@ class StateNode<State: Sendable, Action: Sendable>: ActionNode<Action>, StoreNod
         nil
     }
 
-    /// On the queue: runs `step` on the value at `offset` of this node's own state right after each of
-    /// the node's reductions from now on, and once now. `offset` comes from ``ownStateOffset(of:)``.
-    func addAfterReduce<Value>(at offset: Int, _ step: @escaping AfterReduceStep<Value>) {
+    /// On the queue: runs `afterReduce` on this node's own state right after each of the node's
+    /// reductions from now on, and once now. Its offset comes from ``ownStateOffset(of:)``.
+    func addAfterReduce<Value>(_ afterReduce: AfterReduce<Value>) {
         preconditionFailure("Internal inconsistency: \(type(of: self)) has no state of its own")
     }
 }
