@@ -70,6 +70,7 @@ struct Session: Sendable {
         do {
             try await board.tasks.flush()
         } catch {
+            events.commandReportedSaveFailure()
             throw CommandFailure(
                 "could not save the change to \(tasksPath ?? "the data folder") "
                     + "(\(ErrorText.describe(error.underlying)))",

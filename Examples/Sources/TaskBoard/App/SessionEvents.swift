@@ -29,21 +29,28 @@ final class SessionEvents: Sendable {
         }
     }
 
-    /// Returns whether a save failure is to be reported in the background: not while a command waits
-    /// for its write (it reports the failure itself), nor once the run is ending.
+    /// Returns whether the first failure of a run of failed writes is to be reported in the background:
+    /// not when a command reported it already (``commandReportedSaveFailure()``; the writer may tell of
+    /// it after the command), nor while a command waits for its write, nor once the run is ending.
     func takeSaveFailure() -> Bool {
         state.withLock { state in
-            guard !state.isFinishing && !state.awaitingSave else { return false }
+            guard !state.reportedSaveFailure, !state.isFinishing, !state.awaitingSave else { return false }
             state.reportedSaveFailure = true
             return true
         }
     }
 
-    /// Returns whether a write ends a failure reported in the background, and forgets the failure.
+    /// A command told the user that its write failed.
+    func commandReportedSaveFailure() {
+        state.withLock { $0.reportedSaveFailure = true }
+    }
+
+    /// Returns whether a write ends a reported run of failures (to say so, unless a command waits for
+    /// that write and says it itself), and forgets the failure.
     func takeSaveRecovery() -> Bool {
         state.withLock { state in
             defer { state.reportedSaveFailure = false }
-            return state.reportedSaveFailure && !state.isFinishing
+            return state.reportedSaveFailure && !state.isFinishing && !state.awaitingSave
         }
     }
 

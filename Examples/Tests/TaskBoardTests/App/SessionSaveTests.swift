@@ -1,4 +1,6 @@
+import ArgumentParser
 import Canopy
+import CanopyPersistence
 import Testing
 
 @testable import TaskBoard
@@ -33,9 +35,9 @@ import Testing
                 == "could not save the change to /data/tasks.sqlite (no space left on device) (it is kept in memory "
                 + "and retried; the next change, and leaving TaskBoard, try again)"
         )
-        #expect(test.board.environment.saves.failure?.reason == "no space left on device")
         try await prompt.run(try AddCommand.parse(["Second"]))
         #expect(test.writer.stored.map(\.title) == ["First", "Second"])
+        #expect(test.board.environment.saves.failure == nil)
         #expect(await prompt.finish())
     }
 
@@ -48,5 +50,22 @@ import Testing
         #expect(test.writer.attempts == 0, "nothing written yet: the debounce has not passed")
         #expect(await script.finish())
         #expect(test.writer.batches.map { $0.upserts.map(\.title) } == [["A", "B"]])
+    }
+
+    @Test func aRunOfFailedWritesIsReportedOnceWhoeverReportsItFirst() {
+        let events = SessionEvents()
+        // At the prompt: the command reports the failure; the writer's event, arriving after, is not.
+        events.awaitingSave(true)
+        #expect(!events.takeSaveFailure())
+        events.commandReportedSaveFailure()
+        events.awaitingSave(false)
+        #expect(!events.takeSaveFailure())
+        #expect(events.takeSaveRecovery(), "the write that ends it is worth a line")
+        #expect(!events.takeSaveRecovery())
+        // In the background: the first failure of a run is reported, its retries are not.
+        #expect(events.takeSaveFailure())
+        #expect(!events.takeSaveFailure())
+        events.finishing()
+        #expect(!events.takeSaveRecovery(), "the end of the run says it itself")
     }
 }
