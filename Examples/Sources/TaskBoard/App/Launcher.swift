@@ -20,11 +20,14 @@ enum Launcher {
         }
         var movedAside = false
         let opened = try openDatabase(folder, access: access, console: console, movedAside: &movedAside)
-        let saved: TasksSnapshot?
+        var saved: TasksSnapshot?
         do {
             saved = try opened?.database.snapshot()
         } catch {
             throw CommandFailure(error.description, hint: "fix or move the database, or use another --data-dir")
+        }
+        if opened == nil {
+            saved = readOnlyTasksFile(folder, console: console)
         }
         let remoteStored = try load(
             folder.remoteFile,
@@ -101,6 +104,19 @@ enum Launcher {
             )
         }
         return opened
+    }
+
+    /// A read-only folder that has no database yet cannot import its `tasks.json`: the board shows the
+    /// file's tasks instead, read without moving anything. `nil` when there is none, or it cannot be read.
+    private static func readOnlyTasksFile(_ folder: DataDirectory, console: Console) -> TasksSnapshot? {
+        let file = folder.tasksFile.url
+        guard FileManager.default.fileExists(atPath: file.path) else { return nil }
+        do {
+            return try JSONFile<TasksSnapshot>.read(file) { try $0.validated() }
+        } catch {
+            console.notice("\(file.path) \(error.description); the board is read-only, so it was left as it is")
+            return nil
+        }
     }
 
     /// Reads a JSON file of the data folder. A file that cannot be used is moved aside, never

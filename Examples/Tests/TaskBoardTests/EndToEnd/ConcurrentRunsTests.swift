@@ -63,6 +63,34 @@ import Darwin
         #expect(try StoredBoard.integrity(in: data) == ["ok"])
     }
 
+    /// Row: two prompts on one folder both printed `added #2`, and the file kept one of them. Two
+    /// scripts stand in for the prompts here: each adds 15 tasks while the other does.
+    @Test func twoRunsAddingAtOnceNeverPrintTheSameNumber() throws {
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let titles = ["left", "right"].map { side in (1...15).map { "\(side) \($0)" } }
+        let runs = try titles.map { _ in try start(["--script", "-"]) }
+        for (run, list) in zip(runs, titles) {
+            run.input.fileHandleForWriting.write(Data(list.map { "add \($0)\n" }.joined().utf8))
+            try run.input.fileHandleForWriting.close()
+        }
+        var printed: [Int: String] = [:]
+        for (run, list) in zip(runs, titles) {
+            let output = String(decoding: run.output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+            let errors = String(decoding: run.errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+            run.process.waitUntilExit()
+            #expect(run.process.terminationStatus == 0, "\(errors)")
+            let lines = output.split(separator: "\n").map { String($0) + "\n" }
+            #expect(lines.count == list.count)
+            for (line, title) in zip(lines, list) {
+                let number = try #require(Self.addedNumber(line, title: title), "\(line)")
+                #expect(printed.updateValue(title, forKey: number) == nil, "#\(number) was printed twice")
+            }
+        }
+        let stored = try StoredBoard.tasks(in: data)
+        #expect(Dictionary(uniqueKeysWithValues: stored.map { ($0.id, $0.title) }) == printed)
+        #expect(stored.count == 30)
+    }
+
     /// A script reading `add`s from a pipe is killed with SIGKILL between two batches: every task a
     /// batch reported stored (`--log-level debug`) is there when the board is opened again, and the
     /// database passes its integrity check.

@@ -332,6 +332,23 @@ import Testing
         #expect(try FileManager.default.contentsOfDirectory(atPath: locked).isEmpty)
     }
 
+    /// A folder that cannot be written and has only an old `tasks.json`: the board shows its tasks,
+    /// read-only, and nothing is created or renamed.
+    @Test func aReadOnlyFolderWithAnOldTasksFileShowsItsTasks() throws {
+        let old = folder.appendingPathComponent("old").path
+        let directory = DataDirectory(url: URL(fileURLWithPath: old))
+        try directory.tasksFile.save(TasksSnapshot(nextID: 4, tasks: [TaskItem(id: 3, title: "From JSON")]))
+        try FileManager.default.setAttributes([.posixPermissions: 0o555], ofItemAtPath: old)
+        defer {
+            try? FileManager.default.setAttributes([.posixPermissions: 0o755], ofItemAtPath: old)
+            try? FileManager.default.removeItem(at: folder)
+        }
+        let list = try run(["list", "--data-dir", old])
+        #expect(list.status == 0, "\(list.errors)")
+        #expect(list.output == "1 task:\n  #3 [ ] From JSON\n")
+        #expect(try FileManager.default.contentsOfDirectory(atPath: old) == ["tasks.json"])
+    }
+
     /// Row: `--data-dir ""` silently wrote in the current folder.
     @Test func anEmptyDataDirIsRejected() throws {
         defer { try? FileManager.default.removeItem(at: folder) }
