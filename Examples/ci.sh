@@ -4,6 +4,13 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
+# TaskBoard's GRDB builds against the system's SQLite headers (Linux: libsqlite3-dev). CI jobs that run
+# this script without .ci/run get them here, only when they are missing.
+if [ "$(uname)" = Linux ] && [ ! -f /usr/include/sqlite3.h ]; then
+    sudo=$([ "$(id -u)" = 0 ] || echo sudo)
+    $sudo apt-get update -q && $sudo apt-get install -y -q libsqlite3-dev
+fi
+
 test_examples=(swift test --package-path Examples -Xswiftc -warnings-as-errors)
 
 # A hung test must fail the run quickly; the tests themselves take seconds.
