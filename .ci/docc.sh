@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Builds Canopy's DocC documentation with warnings as errors, so a broken ``Symbol`` link in a `///`
-# comment or in Sources/Canopy/Canopy.docc fails the run. Uses only the toolchain: the compiler writes
+# comment or in Sources/Canopy/Canopy.docc fails the run; then CanopyPersistence's, from its comments. Uses only the toolchain: the compiler writes
 # the library's symbol graph, and `docc` (shipped with Swift) converts it with the catalog.
 #
 #     .ci/docc.sh [--output-path DIR]     # default .build-docc/Canopy.doccarchive
@@ -43,3 +43,22 @@ swift build --target Canopy --scratch-path "$scratch" \
     --fallback-display-name Canopy --fallback-bundle-identifier org.example.Canopy \
     --output-path "$output" --warnings-as-errors
 echo "docc.sh: documentation built without warnings in $output"
+
+# CanopyPersistence extends Canopy's StateStore: its graphs need extension blocks (a flag that breaks
+# Canopy's catalog, hence a scratch path of its own), and only its own graphs go to docc.
+persistence_scratch=.build-docc-persistence
+persistence_graphs="$PWD/$persistence_scratch/symbolgraph"
+if [[ ! -f "$persistence_graphs/CanopyPersistence.symbols.json" ]]; then
+    rm -rf "$persistence_scratch"
+fi
+mkdir -p "$persistence_graphs" "$persistence_scratch/persistence-only"
+swift build --target CanopyPersistence --scratch-path "$persistence_scratch" \
+    -Xswiftc -emit-symbol-graph -Xswiftc -emit-symbol-graph-dir -Xswiftc "$persistence_graphs" \
+    -Xswiftc -emit-extension-block-symbols
+rm -f "$persistence_scratch"/persistence-only/*.json
+cp "$persistence_graphs"/CanopyPersistence*.symbols.json "$persistence_scratch/persistence-only/"
+"$docc" convert \
+    --additional-symbol-graph-dir "$persistence_scratch/persistence-only" \
+    --fallback-display-name CanopyPersistence --fallback-bundle-identifier org.example.CanopyPersistence \
+    --output-path "$(dirname "$output")/CanopyPersistence.doccarchive" --warnings-as-errors
+echo "docc.sh: CanopyPersistence's documentation built without warnings"
