@@ -25,10 +25,8 @@ struct ReviewFindingsTests {
                 return note.id == 1
             }
         }
-        withKnownIssue("the ids keep 1 while its entity is gone: iterating the store then traps") {
-            #expect(notes.ids == [2, 3])
-            #expect(notes.count == 2)
-        }
+        #expect(notes.ids == [2, 3])
+        #expect(Array(notes) == [Note(2), Note(3)])
         #expect(notes.changes.deleted == [1])
     }
 
