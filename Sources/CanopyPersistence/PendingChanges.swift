@@ -27,7 +27,9 @@ struct PendingChanges<Entity: Identifiable & Sendable>: Sendable where Entity.ID
                 set(.delete, for: id)
             }
         }
-        if changes.orderChanged {
+        // Once an order waits, later appends and removals change it too: the batch's order lists every id
+        // there is when it is written.
+        if changes.orderChanged || order != nil {
             order = store.ids
         }
     }

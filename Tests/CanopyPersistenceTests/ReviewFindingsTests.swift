@@ -39,9 +39,7 @@ struct ReviewFindingsTests {
         store.dispatch(.upsert(Note(4)))
         store.dispatch(.delete(1))
         try await store.flush()
-        withKnownIssue("the order is the one taken at the move: [3, 1, 2]") {
-            #expect(writer.batches.first?.order == [3, 2, 4])
-        }
+        #expect(writer.batches.first?.order == [3, 2, 4])
     }
 
     @Test("After a failed write that carried an order, the retry's order lists the ids appended meanwhile")
