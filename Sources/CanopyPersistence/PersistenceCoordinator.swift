@@ -129,6 +129,7 @@ final class PersistenceCoordinator: TreeAttachment, @unchecked Sendable {
 
     /// On the queue: takes every pending batch and writes them, one at a time, off the queue.
     private func writePending() {
+        forgetReleasedStores()
         debounce?.cancel()
         debounce = nil
         retry?.cancel()
@@ -205,6 +206,13 @@ final class PersistenceCoordinator: TreeAttachment, @unchecked Sendable {
         failed.options.onEvent?(
             .failed(writer: failed.writer, error: failure.error, attempt: failures, retryAfter: delay)
         )
+    }
+
+    /// On the queue, between rounds (no batch is out, so none can come back): lets go of the writers of
+    /// stores that are gone and have nothing left to write, with their drains.
+    private func forgetReleasedStores() {
+        drains.removeAll { $0.node.object == nil }
+        slots.removeAll { $0.isOrphaned && !$0.hasPending }
     }
 
     private func resumeWaiters(upTo request: Int, with error: PersistenceError?) {
