@@ -67,7 +67,7 @@ final class WriterSlot<Writer: StateWriter>: PersistenceSlot, EntitySink, @unche
     func take() -> TakenBatch? {
         guard !pending.isEmpty else { return nil }
         let taken = pending
-        pending = PendingChanges()
+        pending = PendingChanges(followingOrderOf: taken)
         let batch = taken.batch
         let writer = self.writer
         return TakenBatch(

@@ -57,9 +57,23 @@ struct ReviewFindingsTests {
         await #expect(throws: PersistenceError.self) { try await first.value }
         try await store.flush()
         #expect(writer.batches.last?.upserts == [Note(4)])
-        withKnownIssue("the restored order [3, 1, 2] is kept under the newer changes, which had none") {
-            #expect(writer.batches.last?.order == [3, 1, 2, 4])
-        }
+        #expect(writer.batches.last?.order == [3, 1, 2, 4])
+    }
+
+    @Test("After a write that carried an order succeeds, the changes made during it carry none")
+    func noOrderAfterASuccessfulWrite() async throws {
+        let store = makeStore(NotesBoard(notes: EntityStore([Note(1), Note(2), Note(3)])))
+        let writer = RecordingWriter()
+        store.persist(\.notes, to: writer)
+        writer.hold()
+        store.dispatch(.move(id: 3, to: 0))
+        let first = Task { try await store.flush() }
+        await writer.waitForWriteInProgress()
+        _ = await store.send(.upsert(Note(4)))
+        writer.release()
+        try await first.value
+        try await store.flush()
+        #expect(writer.batches == [WriteBatch(order: [3, 1, 2]), WriteBatch(upserts: [Note(4)])])
     }
 
     @Test("A writer's maxDelay holds when a slower writer of the tree gets a change after it")
