@@ -187,10 +187,8 @@ struct ReviewFindingsTests {
         let child = view.with(EntityStore<Note>()) { notes, note in notes.upsert(note) }
         child.dispatch(Note(4))
         let state = await child.state
-        withKnownIssue("the action is dropped: neither the child's reducer nor the root's runs") {
-            #expect(state.1.ids == [4])
-            #expect(state.0.notes.ids == [4])
-        }
+        #expect(state.1.ids == [4])
+        #expect(state.0.notes.ids == [4])
         _ = await child.send(Note(5))
         #expect(await child.state.1.ids.last == 5)
     }
