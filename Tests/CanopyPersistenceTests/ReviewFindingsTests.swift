@@ -76,6 +76,18 @@ struct ReviewFindingsTests {
         #expect(writer.batches == [WriteBatch(order: [3, 1, 2]), WriteBatch(upserts: [Note(4)])])
     }
 
+    @Test("A batch's deletions come in the order their ids first changed, as WriteBatch.deletions says")
+    func deletionsInTheOrderTheyFirstChanged() async throws {
+        let store = makeStore(NotesBoard(notes: EntityStore([Note(1), Note(2)])))
+        let writer = RecordingWriter()
+        store.persist(\.notes, to: writer)
+        store.dispatch(.upsert(Note(2, "edited")))
+        store.dispatch(.delete(1))
+        store.dispatch(.delete(2))
+        try await store.flush()
+        #expect(writer.batches == [WriteBatch(deletions: [2, 1])])
+    }
+
     @Test("A writer's maxDelay holds when a slower writer of the tree gets a change after it")
     func perWriterMaxDelay() async {
         let store = makeStore()
