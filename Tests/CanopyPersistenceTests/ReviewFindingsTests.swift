@@ -108,6 +108,27 @@ struct ReviewFindingsTests {
         #expect(quick.stored == [1: Note(1)])
     }
 
+    @Test("A writer's first failure is attempt 1, even after another writer of the tree failed before it")
+    func attemptsCountPerWriter() async throws {
+        let store = makeStore()
+        let first = RecordingWriter(name: "first")
+        let second = RecordingWriter(name: "second")
+        store.persist(\.notes, to: first)
+        store.persist(\.notes, to: second)
+        first.failNext(1)
+        second.failNext(1)
+        store.dispatch(.upsert(Note(1)))
+        await #expect(throws: PersistenceError.self) { try await store.flush() }
+        // The retry: the first writer succeeds, the second fails for the first time.
+        let error = await #expect(throws: PersistenceError.self) { try await store.flush() }
+        #expect(first.attempts == 2 && second.attempts == 1)
+        withKnownIssue("failures are counted for the whole tree: this is reported as attempt 2") {
+            #expect(error?.attempt == 1)
+        }
+        try await store.flush()
+        #expect(second.stored == [1: Note(1)])
+    }
+
     @Test("The writer of a child that was released is released once its changes are written")
     func releasedChildLetsItsWriterGo() async throws {
         let root = makeStore()
