@@ -161,22 +161,33 @@ public struct EntityStore<Entity: Identifiable & Sendable>: Sendable where Entit
 
     /// Removes every entity for which `shouldBeRemoved` is true, in one pass.
     ///
+    /// When `shouldBeRemoved` throws, the entities it removed before stay removed (and recorded), and the
+    /// others stay.
+    ///
     /// - Parameter shouldBeRemoved: Says whether an entity goes.
     @inlinable
     public mutating func removeAll(where shouldBeRemoved: (Entity) throws -> Bool) rethrows {
         var kept: [Entity.ID] = []
         kept.reserveCapacity(orderedIDs.count)
-        for id in orderedIDs {
-            // Safety net only: `values` holds every id of `ids`.
-            guard let entity = values[id] else { continue }
-            if try shouldBeRemoved(entity) {
-                values[id] = nil
-                recorded.record(.deleted, for: id)
-            } else {
-                kept.append(id)
-            }
+        var next = orderedIDs.startIndex
+        // When `shouldBeRemoved` throws, the ids not looked at yet stay: `ids` keeps matching the entities.
+        defer {
+            kept += orderedIDs[next...]
+            orderedIDs = kept
         }
-        orderedIDs = kept
+        while next < orderedIDs.endIndex {
+            let id = orderedIDs[next]
+            // Safety net only: `values` holds every id of `ids`.
+            if let entity = values[id] {
+                if try shouldBeRemoved(entity) {
+                    values[id] = nil
+                    recorded.record(.deleted, for: id)
+                } else {
+                    kept.append(id)
+                }
+            }
+            next += 1
+        }
     }
 
     /// Moves the entity with `id` to `index`, counted after it is taken out.

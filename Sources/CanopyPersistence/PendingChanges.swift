@@ -9,10 +9,22 @@ struct PendingChanges<Entity: Identifiable & Sendable>: Sendable where Entity.ID
     private var entries: [Entity.ID: Entry] = [:]
     /// The ids, in the order they first changed, for batches that are the same on every run.
     private var sequence: [Entity.ID] = []
+    /// The store's order as of the latest change, kept while the batch may need it.
     private var order: [Entity.ID]?
+    /// Whether the order changed beyond appending and removing: the batch then carries ``order``.
+    private var orderChanged = false
+    /// Whether ``order`` follows every change even though the order did not change: set while a batch
+    /// that carries an order is being written, so that if the write fails, the batch goes back under an
+    /// order that lists what was appended or removed meanwhile.
+    private var followsOrder = false
+
+    /// No changes; `taken`, when given, is the batch just taken out for a write.
+    init(followingOrderOf taken: PendingChanges? = nil) {
+        followsOrder = taken?.orderChanged ?? false
+    }
 
     var isEmpty: Bool {
-        sequence.isEmpty && order == nil
+        sequence.isEmpty && !orderChanged
     }
 
     /// Adds `changes`, just taken from `store`, with the current values of the upserted entities: one
@@ -27,7 +39,12 @@ struct PendingChanges<Entity: Identifiable & Sendable>: Sendable where Entity.ID
                 set(.delete, for: id)
             }
         }
+        // Once an order waits, later appends and removals change it too: the batch's order lists every id
+        // there is when it is written.
         if changes.orderChanged {
+            orderChanged = true
+        }
+        if orderChanged || followsOrder {
             order = store.ids
         }
     }
@@ -44,12 +61,14 @@ struct PendingChanges<Entity: Identifiable & Sendable>: Sendable where Entity.ID
         if let order = newer.order {
             result.order = order
         }
+        result.orderChanged = orderChanged || newer.orderChanged
+        result.followsOrder = newer.followsOrder
         return result
     }
 
     /// The batch a writer gets.
     var batch: WriteBatch<Entity> {
-        var batch = WriteBatch<Entity>(order: order)
+        var batch = WriteBatch<Entity>(order: orderChanged ? order : nil)
         for id in sequence {
             switch entries[id] {
             case .upsert(let entity):

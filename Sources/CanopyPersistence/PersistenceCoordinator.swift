@@ -36,8 +36,9 @@ final class PersistenceCoordinator: TreeAttachment, @unchecked Sendable {
     /// A `flush()` arrived while a round was running: start another one when it ends.
     private var roundRequested = false
     private var debounce: ScheduledWork?
-    /// When the oldest change not yet in a round was drained, for `maxDelay`.
-    private var oldestPendingSince: TimeInterval?
+    /// The latest time the changes not yet in a round may wait until: the earliest, over those changes,
+    /// of when each was drained plus its writer's `maxDelay`.
+    private var writeBy: TimeInterval?
     private var retry: ScheduledWork?
     /// Failed rounds in a row.
     private var failures = 0
@@ -85,14 +86,15 @@ final class PersistenceCoordinator: TreeAttachment, @unchecked Sendable {
 
     // MARK: When to write
 
-    /// On the queue: a slot has new pending changes. Starts or moves the debounce, unless a round or a
-    /// retry will take them anyway.
+    /// On the queue: a slot with `options` has new pending changes. Starts or moves the debounce, unless
+    /// a round or a retry will take them anyway. The timer is shared by the tree's writers, so it never
+    /// moves past the `maxDelay` of any change waiting, whichever writer's options it is moved with.
     func changesArrived(_ options: PersistenceOptions) {
         guard !isWriting, retry == nil else { return }
         let now = scheduler.now
-        let oldest = oldestPendingSince ?? now
-        oldestPendingSince = oldest
-        let delay = min(options.debounce, max(0, oldest + options.maxDelay - now))
+        let deadline = min(writeBy ?? .infinity, now + options.maxDelay)
+        writeBy = deadline
+        let delay = min(options.debounce, max(0, deadline - now))
         debounce?.cancel()
         debounce = scheduler.schedule(after: delay, on: queue) { [weak self] in
             self?.writePending()
@@ -127,11 +129,12 @@ final class PersistenceCoordinator: TreeAttachment, @unchecked Sendable {
 
     /// On the queue: takes every pending batch and writes them, one at a time, off the queue.
     private func writePending() {
+        forgetReleasedStores()
         debounce?.cancel()
         debounce = nil
         retry?.cancel()
         retry = nil
-        oldestPendingSince = nil
+        writeBy = nil
         let batches = slots.compactMap { $0.take() }
         let covered = requests
         guard !batches.isEmpty else {
@@ -171,8 +174,10 @@ final class PersistenceCoordinator: TreeAttachment, @unchecked Sendable {
                 // After the end, a round follows until nothing is pending (the last one lets go of `self`).
                 roundRequested = false
                 writePending()
-            } else if let pending = slots.first(where: \.hasPending) {
-                changesArrived(pending.options)
+            } else {
+                for slot in slots where slot.hasPending {
+                    changesArrived(slot.options)
+                }
             }
             return
         }
@@ -201,6 +206,13 @@ final class PersistenceCoordinator: TreeAttachment, @unchecked Sendable {
         failed.options.onEvent?(
             .failed(writer: failed.writer, error: failure.error, attempt: failures, retryAfter: delay)
         )
+    }
+
+    /// On the queue, between rounds (no batch is out, so none can come back): lets go of the writers of
+    /// stores that are gone and have nothing left to write, with their drains.
+    private func forgetReleasedStores() {
+        drains.removeAll { $0.node.object == nil }
+        slots.removeAll { $0.isOrphaned && !$0.hasPending }
     }
 
     private func resumeWaiters(upTo request: Int, with error: PersistenceError?) {

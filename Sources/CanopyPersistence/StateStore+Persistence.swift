@@ -46,7 +46,8 @@ extension StateStore {
                 writer: writer,
                 options: options,
                 rank: coordinator.nextRank(depth: access.depth),
-                coordinator: coordinator
+                coordinator: coordinator,
+                node: access.nodeObject
             )
             coordinator.register(slot)
             let (drain, isNew) = coordinator.drain(of: access.nodeObject, at: offset) {

@@ -7,7 +7,8 @@ public struct WriteBatch<Entity: Identifiable & Sendable>: Sendable where Entity
     /// The entities to insert or replace, with their values when the batch was taken, in the order
     /// their ids first changed.
     public var upserts: [Entity]
-    /// The ids to delete, in the order they were deleted.
+    /// The ids to delete, in the order they first changed (an id updated, then deleted, comes where it
+    /// was updated).
     public var deletions: [Entity.ID]
     /// Every id in the store's order, when the order changed beyond appending and removing; otherwise
     /// `nil`.

@@ -6,6 +6,8 @@ protocol PersistenceSlot: AnyObject, Sendable {
     var options: PersistenceOptions { get }
     /// On the queue: whether changes wait.
     var hasPending: Bool { get }
+    /// Whether the store the writer watches is gone, so that no change can arrive any more.
+    var isOrphaned: Bool { get }
     /// On the queue: takes the pending changes for a write.
     func take() -> TakenBatch?
 }
@@ -26,28 +28,34 @@ struct TakenBatch: Sendable {
 final class WriterSlot<Writer: StateWriter>: PersistenceSlot, EntitySink, @unchecked Sendable {
     // Safety: `pending` is read and written only on the tree's queue: by the after-reduce step, which
     // runs in the store's reducer, and by the coordinator, whose every member runs there. The `let`s
-    // never change.
+    // never change; `node` is a weak reference, which the runtime reads and clears atomically.
     let writer: Writer
     let options: PersistenceOptions
     let rank: (depth: Int, registration: Int)
     private weak var coordinator: PersistenceCoordinator?
+    /// The node of the store the writer watches: the slot outlives it only until its changes are written.
+    private weak var node: AnyObject?
     private var pending = PendingChanges<Writer.Entity>()
 
     init(
         writer: Writer,
         options: PersistenceOptions,
         rank: (depth: Int, registration: Int),
-        coordinator: PersistenceCoordinator
+        coordinator: PersistenceCoordinator,
+        node: AnyObject
     ) {
         self.writer = writer
         self.options = options
         self.rank = rank
         self.coordinator = coordinator
+        self.node = node
     }
 
     static var name: String { String(describing: Writer.self) }
 
     var hasPending: Bool { !pending.isEmpty }
+
+    var isOrphaned: Bool { node == nil }
 
     func receive(_ changes: ChangeSet<Writer.Entity.ID>, from store: EntityStore<Writer.Entity>) {
         pending.add(changes, from: store)
@@ -59,7 +67,7 @@ final class WriterSlot<Writer: StateWriter>: PersistenceSlot, EntitySink, @unche
     func take() -> TakenBatch? {
         guard !pending.isEmpty else { return nil }
         let taken = pending
-        pending = PendingChanges()
+        pending = PendingChanges(followingOrderOf: taken)
         let batch = taken.batch
         let writer = self.writer
         return TakenBatch(

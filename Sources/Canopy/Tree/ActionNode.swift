@@ -57,7 +57,9 @@ class ActionNode<Action: Sendable>: TreeNode, InboxReceiver, @unchecked Sendable
                 outcome?(.blocked)
                 return
             }
-            outcome?(node.tree.process(action, at: node, entry: entry))
+            // Processed first: `outcome?(…)` would skip evaluating its argument when there is no outcome.
+            let processed = node.tree.process(action, at: node, entry: entry)
+            outcome?(processed)
         }
     }
 
