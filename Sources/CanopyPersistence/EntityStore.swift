@@ -82,7 +82,7 @@ public struct EntityStore<Entity: Identifiable & Sendable>: Sendable where Entit
 
     /// The position of the entity with `id`, or `nil`. It takes time proportional to the count.
     @inlinable
-    public func index(of id: Entity.ID) -> Int? {
+    public func index(id: Entity.ID) -> Int? {
         guard values[id] != nil else { return nil }
         return orderedIDs.firstIndex(of: id)
     }
@@ -197,7 +197,7 @@ public struct EntityStore<Entity: Identifiable & Sendable>: Sendable where Entit
     ///   - index: Its new position, in `0..<count`.
     @inlinable
     public mutating func move(id: Entity.ID, to index: Int) {
-        guard let from = self.index(of: id) else { return }
+        guard let from = self.index(id: id) else { return }
         precondition(
             orderedIDs.indices.contains(index),
             "EntityStore.move(id:to:) got index \(index) for a store of \(orderedIDs.count) entities"
@@ -244,9 +244,10 @@ public struct EntityStore<Entity: Identifiable & Sendable>: Sendable where Entit
         load(entities, caller: "EntityStore.hydrate(_:)")
     }
 
-    /// Returns the changes recorded so far, and forgets them.
+    /// Returns the changes recorded so far, and forgets them: the runtime's after-reduce step, and
+    /// nothing else (a reducer that took them would take them from the writers).
     @inlinable
-    public mutating func takeChanges() -> ChangeSet<Entity.ID> {
+    mutating func takeChanges() -> ChangeSet<Entity.ID> {
         defer { recorded = ChangeSet() }
         return recorded
     }

@@ -40,8 +40,6 @@ final class PersistenceCoordinator: TreeAttachment, @unchecked Sendable {
     /// of when each was drained plus its writer's `maxDelay`.
     private var writeBy: TimeInterval?
     private var retry: ScheduledWork?
-    /// Failed rounds in a row.
-    private var failures = 0
     private var requests = 0
     private var waiters: [(request: Int, resume: @Sendable (PersistenceError?) -> Void)] = []
     /// Whether the tree ended: writes go on until the pending changes are written or given up.
@@ -129,6 +127,12 @@ final class PersistenceCoordinator: TreeAttachment, @unchecked Sendable {
 
     /// On the queue: takes every pending batch and writes them, one at a time, off the queue.
     private func writePending() {
+        // A timer cancelled too late to stop it may still call this during a round: the round's end
+        // starts the next one.
+        guard !isWriting else {
+            roundRequested = true
+            return
+        }
         forgetReleasedStores()
         debounce?.cancel()
         debounce = nil
@@ -165,10 +169,10 @@ final class PersistenceCoordinator: TreeAttachment, @unchecked Sendable {
         isWriting = false
         let written = failure.map { batches[..<$0.index] } ?? batches[...]
         for batch in written {
+            batch.slot.failures = 0
             batch.options.onEvent?(.wrote(writer: batch.writer, upserts: batch.upserts, deletions: batch.deletions))
         }
         guard let failure else {
-            failures = 0
             resumeWaiters(upTo: covered, with: nil)
             if roundRequested || hasEnded {
                 // After the end, a round follows until nothing is pending (the last one lets go of `self`).
@@ -185,27 +189,30 @@ final class PersistenceCoordinator: TreeAttachment, @unchecked Sendable {
         for batch in batches[failure.index...] {
             batch.restore()
         }
-        failures += 1
         let failed = batches[failure.index]
-        let error = PersistenceError(writer: failed.writer, underlying: failure.error, attempt: failures)
-        // Everyone waiting hears of it, including those who asked during the round: the retry is on its way.
+        failed.slot.failures += 1
+        let attempt = failed.slot.failures
+        let error = PersistenceError(writer: failed.writer, underlying: failure.error, attempt: attempt)
+        // Everyone waiting hears of it, including those who asked during the round: the retry is on its
+        // way. The writer's listener hears first, so that a caller of `flush()` finds it told.
         roundRequested = false
-        resumeWaiters(upTo: requests, with: error)
+        if hasEnded, retriesAfterEnd == 0 {
+            resumeWaiters(upTo: requests, with: error)
+            dropEverything(error: failure.error)
+            keptUntilWritten = nil
+            return
+        }
         if hasEnded {
-            guard retriesAfterEnd > 0 else {
-                dropEverything(error: failure.error)
-                keptUntilWritten = nil
-                return
-            }
             retriesAfterEnd -= 1
         }
-        let delay = failed.options.retryPolicy.delay(beforeRetry: failures)
+        let delay = failed.options.retryPolicy.delay(beforeRetry: attempt)
         retry = scheduler.schedule(after: delay, on: queue) { [weak self] in
             self?.writePending()
         }
         failed.options.onEvent?(
-            .failed(writer: failed.writer, error: failure.error, attempt: failures, retryAfter: delay)
+            .failed(writer: failed.writer, error: failure.error, attempt: attempt, retryAfter: delay)
         )
+        resumeWaiters(upTo: requests, with: error)
     }
 
     /// On the queue, between rounds (no batch is out, so none can come back): lets go of the writers of

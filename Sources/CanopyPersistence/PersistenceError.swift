@@ -6,7 +6,7 @@ public struct PersistenceError: Error, CustomStringConvertible {
     public let writer: String
     /// What it threw.
     public let underlying: any Error
-    /// The failures in a row so far, from 1.
+    /// The writer's failures in a row so far, from 1.
     public let attempt: Int
 
     /// The writer, the attempt and the error, for a log or a message.

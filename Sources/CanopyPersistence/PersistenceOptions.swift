@@ -19,6 +19,8 @@ public struct PersistenceOptions: Sendable {
     public var retryPolicy: Effect.RetryPolicy
     /// Called on the tree's queue after each write, failed write and, at shutdown, changes dropped.
     public var onEvent: (@Sendable (PersistenceEvent) -> Void)?
+    /// The writer's name in events and errors; `nil` names it by its type.
+    public var name: String?
 
     /// Creates options.
     ///
@@ -26,11 +28,13 @@ public struct PersistenceOptions: Sendable {
     ///   - debounce: Seconds without a new change before writing; zero or more.
     ///   - maxDelay: The longest a change waits under a steady stream of changes; at least `debounce`.
     ///   - retryPolicy: The delays before retrying a failed write.
+    ///   - name: The writer's name in events and errors; `nil` names it by its type.
     ///   - onEvent: Hears about writes and failures, on the tree's queue.
     public init(
         debounce: TimeInterval = 0.1,
         maxDelay: TimeInterval = 1,
         retryPolicy: Effect.RetryPolicy = Effect.RetryPolicy(baseDelay: 0.1, multiplier: 2, maxDelay: 5),
+        name: String? = nil,
         onEvent: (@Sendable (PersistenceEvent) -> Void)? = nil
     ) {
         precondition(
@@ -41,6 +45,7 @@ public struct PersistenceOptions: Sendable {
         self.debounce = debounce
         self.maxDelay = maxDelay
         self.retryPolicy = retryPolicy
+        self.name = name
         self.onEvent = onEvent
     }
 }

@@ -8,12 +8,16 @@ protocol PersistenceSlot: AnyObject, Sendable {
     var hasPending: Bool { get }
     /// Whether the store the writer watches is gone, so that no change can arrive any more.
     var isOrphaned: Bool { get }
+    /// On the queue: the writer's failed writes in a row.
+    var failures: Int { get set }
     /// On the queue: takes the pending changes for a write.
     func take() -> TakenBatch?
 }
 
 /// A batch taken out of a slot for one write, with the way to put it back if the write fails.
 struct TakenBatch: Sendable {
+    /// The slot the batch was taken from, for its failure count.
+    let slot: any PersistenceSlot
     let writer: String
     let options: PersistenceOptions
     let upserts: Int
@@ -26,8 +30,8 @@ struct TakenBatch: Sendable {
 
 /// One writer registered on a store, and the changes that wait for it.
 final class WriterSlot<Writer: StateWriter>: PersistenceSlot, EntitySink, @unchecked Sendable {
-    // Safety: `pending` is read and written only on the tree's queue: by the after-reduce step, which
-    // runs in the store's reducer, and by the coordinator, whose every member runs there. The `let`s
+    // Safety: `pending` and `failures` are read and written only on the tree's queue: by the after-reduce
+    // step, which runs in the store's reducer, and by the coordinator, whose every member runs there. The `let`s
     // never change; `node` is a weak reference, which the runtime reads and clears atomically.
     let writer: Writer
     let options: PersistenceOptions
@@ -36,6 +40,7 @@ final class WriterSlot<Writer: StateWriter>: PersistenceSlot, EntitySink, @unche
     /// The node of the store the writer watches: the slot outlives it only until its changes are written.
     private weak var node: AnyObject?
     private var pending = PendingChanges<Writer.Entity>()
+    var failures = 0
 
     init(
         writer: Writer,
@@ -51,7 +56,8 @@ final class WriterSlot<Writer: StateWriter>: PersistenceSlot, EntitySink, @unche
         self.node = node
     }
 
-    static var name: String { String(describing: Writer.self) }
+    /// The writer's name in events and errors: the options' name, or the writer's type.
+    var name: String { options.name ?? String(describing: Writer.self) }
 
     var hasPending: Bool { !pending.isEmpty }
 
@@ -71,7 +77,8 @@ final class WriterSlot<Writer: StateWriter>: PersistenceSlot, EntitySink, @unche
         let batch = taken.batch
         let writer = self.writer
         return TakenBatch(
-            writer: Self.name,
+            slot: self,
+            writer: name,
             options: options,
             upserts: batch.upserts.count,
             deletions: batch.deletions.count,

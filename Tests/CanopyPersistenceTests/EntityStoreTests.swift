@@ -1,6 +1,7 @@
-import CanopyPersistence
 import Foundation
 import Testing
+
+@testable import CanopyPersistence
 
 @Suite("EntityStore and ChangeSet", .timeLimit(.minutes(1)))
 struct EntityStoreTests {
@@ -58,7 +59,7 @@ struct EntityStoreTests {
         #expect(notes.changes.deleted == [3, 1])
         #expect(Array(notes) == [Note(2, "two"), Note(4, "four")])
         #expect(!notes.contains(id: 1))
-        #expect(notes.index(of: 4) == 1)
+        #expect(notes.index(id: 4) == 1)
     }
 
     @Test("Inserting keeps a taken id as it was; inserting before the end and moving change the order")

@@ -26,7 +26,9 @@ public final class ManualScheduler: DelayScheduler {
         let deadline: TimeInterval
         let sequence: UInt64
         let queue: DispatchQueue
-        let work: @Sendable () -> Void
+        /// Emptied by a cancel, so a cancel that comes after `advance` took the item out, but before the
+        /// work ran on its queue, still stops it.
+        let work: PendingWork
     }
 
     private struct Timeline: Sendable {
@@ -62,14 +64,16 @@ public final class ManualScheduler: DelayScheduler {
         on queue: DispatchQueue,
         _ work: @escaping @Sendable () -> Void
     ) -> ScheduledWork {
+        let pending = PendingWork(work)
         let sequence = timeline.withLock { timeline in
             let sequence = timeline.nextSequence
             timeline.nextSequence += 1
             let deadline = timeline.now + max(delay, 0)
-            timeline.items.append(Item(deadline: deadline, sequence: sequence, queue: queue, work: work))
+            timeline.items.append(Item(deadline: deadline, sequence: sequence, queue: queue, work: pending))
             return sequence
         }
         return ScheduledWork { [weak self] in
+            pending.cancel()
             // The removed item (and what its work captured) is released after the lock.
             _ = self?.timeline.withLock { timeline -> Item? in
                 guard let index = timeline.items.firstIndex(where: { $0.sequence == sequence }) else { return nil }
@@ -89,7 +93,7 @@ public final class ManualScheduler: DelayScheduler {
         let target = timeline.withLock { $0.now + interval }
         while let item = takeNext(dueBy: target) {
             dispatchPrecondition(condition: .notOnQueue(item.queue))
-            item.queue.sync(execute: item.work)
+            item.queue.sync { item.work.run() }
         }
         timeline.withLock { $0.now = max($0.now, target) }
     }

@@ -22,6 +22,17 @@ import Testing
         #expect(seen.values == [1, 1])
     }
 
+    @Test func anActionDispatchedToAChildOfATranslatingViewIsReduced() async {
+        let root = StateStore<Int, Int>(0) { state, action in state += action }
+        let view = root.map(actions: { (action: String) in Int(action) ?? 0 })
+        let child = view.with("") { text, action in text += action }
+        child.dispatch("2")  // no completion: the work item must still process it
+        child.dispatch("3")
+        let state = await child.state
+        #expect(state.1 == "23")
+        #expect(state.0 == 5)
+    }
+
     @Test func everyObserverThatAnswersDeadIsRemovedEvenWhenTheListCompacts() async {
         let root = StateStore<Int, Int>(0) { state, action in state += action }
         let calls = StateRecorder<Int>()
