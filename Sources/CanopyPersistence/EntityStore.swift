@@ -244,10 +244,13 @@ public struct EntityStore<Entity: Identifiable & Sendable>: Sendable where Entit
         load(entities, caller: "EntityStore.hydrate(_:)")
     }
 
-    /// Returns the changes recorded so far, and forgets them: the runtime's after-reduce step, and
-    /// nothing else (a reducer that took them would take them from the writers).
+    /// Returns the changes recorded so far, and forgets them.
+    ///
+    /// When a writer watches the store, the runtime calls it right after each reduce: a reducer that
+    /// called it would take the changes from the writers. It is for tests of reducers, between steps, and
+    /// for code that tracks changes without a writer.
     @inlinable
-    mutating func takeChanges() -> ChangeSet<Entity.ID> {
+    public mutating func takeChanges() -> ChangeSet<Entity.ID> {
         defer { recorded = ChangeSet() }
         return recorded
     }

@@ -1,7 +1,7 @@
 import Foundation
 import Testing
 
-@testable import CanopyPersistence
+import CanopyPersistence
 
 @Suite("EntityStore and ChangeSet", .timeLimit(.minutes(1)))
 struct EntityStoreTests {
