@@ -27,6 +27,8 @@ final class ActionLogWriter: @unchecked Sendable {
         encoder.outputFormatting = .sortedKeys  // the same log for the same actions, byte for byte
         return encoder
     }()
+    /// Writes the lines of a batch; its buffer is kept from one batch to the next.
+    private let json = JSONStreamWriter()
     private var isClosed = false
     /// Set by the first failed write: a write that failed may have left part of a line, so nothing is
     /// written after it, and a reader sees that part as the log's truncated last line.
@@ -70,35 +72,54 @@ final class ActionLogWriter: @unchecked Sendable {
 
     /// Encodes `batch` into lines, in order, and hands them to the output in one call.
     ///
-    /// Only the action goes through `JSONEncoder`; the envelope around it (the same keys, sorted, as
-    /// ``ActionLogFormat/Entry``) is written directly, which halves the cost of a line.
+    /// The envelope around the action (the same keys, sorted, as ``ActionLogFormat/Entry``) is written
+    /// directly and the action by a ``JSONStreamWriter``, into a buffer kept from batch to batch; an
+    /// action that the stream writer cannot take goes through `JSONEncoder`.
     func write(_ batch: [ActionLogBuffer.Pending], failure: LockedValue<ActionLogError?>) {
         guard !isClosed, !writeFailed else { return }
-        var chunk = Data()
+        json.bytes.removeAll(keepingCapacity: true)
         for entry in batch {
+            let lineStart = json.bytes.count
             do {
-                let action = try encoder.encode(entry.action)
-                chunk.append(contentsOf: Self.actionKey)
-                chunk.append(action)
-                chunk.append(contentsOf: Self.storeKey)
-                chunk.append(contentsOf: entry.store.description.utf8)  // `root` and digits: nothing to escape
-                chunk.append(contentsOf: Self.timeKey)
-                chunk.append(contentsOf: "\(entry.time)".utf8)
-                chunk.append(contentsOf: Self.lineEnd)
+                json.bytes.append(contentsOf: Self.actionKey)
+                do {
+                    try json.append(entry.action)
+                } catch {
+                    // Whatever the stream writer refused, `JSONEncoder` decides: it writes the action
+                    // or throws the error the log keeps.
+                    json.bytes.append(contentsOf: try encoder.encode(entry.action))
+                }
+                json.bytes.append(contentsOf: Self.storeKey)
+                writeStoreID(entry.store)
+                json.bytes.append(contentsOf: Self.timeKey)
+                json.bytes.append(contentsOf: entry.time.description.utf8)
+                json.bytes.append(contentsOf: Self.lineEnd)
             } catch {
+                json.bytes.removeSubrange(lineStart...)
                 keep(error, in: failure)
             }
         }
+        guard !json.bytes.isEmpty else { return }
         do {
-            try output(chunk)
+            try output(Data(json.bytes))
         } catch {
             writeFailed = true
             keep(error, in: failure)
         }
     }
 
+    /// Writes `store` as its ``StoreID/description`` (`root`, `root/1/0`): nothing to escape.
+    private func writeStoreID(_ store: StoreID) {
+        json.bytes.append(contentsOf: Self.root)
+        for index in store.path {
+            json.bytes.append(UInt8(ascii: "/"))
+            json.writeInteger(index)
+        }
+    }
+
     private static let actionKey = Array(#"{"action":"#.utf8)
     private static let storeKey = Array(#","store":""#.utf8)
+    private static let root = Array("root".utf8)
     private static let timeKey = Array(#"","time":"#.utf8)
     private static let lineEnd = Array("}\n".utf8)
 
