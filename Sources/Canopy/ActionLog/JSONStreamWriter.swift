@@ -27,25 +27,29 @@ import Foundation
 ///
 /// Not thread-safe: one writer per thread (the action log uses it on the recorder's queue only).
 final class JSONStreamWriter {
+    // The stored `var`s are marked `@exclusivity(unchecked)`: the writer is used by one thread at a time
+    // and none of its methods hands out an access that outlives it or calls user code while one is
+    // open (an `encode(to:)` runs between accesses), so no two accesses overlap; the dynamic checks
+    // cost more than the JSON they guard.
     /// Thrown by ``append(_:)`` when the value used its containers in a way this writer does not
     /// stream; `JSONEncoder` encodes it correctly.
     struct NeedsFoundation: Error {}
 
     /// The JSON written so far. The caller may append to it and empty it between values.
-    var bytes: [UInt8] = []
+    @exclusivity(unchecked) var bytes: [UInt8] = []
 
     /// The values being encoded, outermost first: each `encode(to:)` in progress, and the nested
     /// containers opened in them and not yet finished.
-    private var frames: [Frame] = []
+    @exclusivity(unchecked) private var frames: [Frame] = []
     /// The keys written into the open objects, so that a key written twice into one object is caught
     /// (`JSONEncoder` keeps the last value, `JSONDecoder` reads the first). Each frame owns the keys
     /// from its `keysStart` on.
-    private var keys: [String] = []
+    @exclusivity(unchecked) private var keys: [String] = []
     /// Each frame's unique number, so that a container of a finished frame is recognised.
-    private var nextGeneration: UInt64 = 0
+    @exclusivity(unchecked) private var nextGeneration: UInt64 = 0
     /// Set when the value used its containers out of order or an error was thrown inside it: the
     /// bytes written since ``append(_:)`` began are not to be trusted.
-    private var isSpoiled = false
+    @exclusivity(unchecked) private var isSpoiled = false
 
     /// One value being written.
     struct Frame {
@@ -136,7 +140,7 @@ final class JSONStreamWriter {
             bytes.append(UInt8(ascii: "}"))
         case .object:
             bytes.append(UInt8(ascii: "}"))
-            keys.removeSubrange(frame.keysStart...)
+            keys.removeLast(keys.count - frame.keysStart)
         case .array:
             bytes.append(UInt8(ascii: "]"))
         case .single:
