@@ -29,6 +29,8 @@ final class ActionLogWriter: @unchecked Sendable {
     }()
     /// Writes the lines of a batch; its buffer is kept from one batch to the next.
     private let json = JSONStreamWriter()
+    /// The batch being written, swapped with the recorder's buffer so that both keep their capacity.
+    private var batch: [ActionLogBuffer.Pending] = []
     private var isClosed = false
     /// Set by the first failed write: a write that failed may have left part of a line, so nothing is
     /// written after it, and a reader sees that part as the log's truncated last line.
@@ -70,18 +72,27 @@ final class ActionLogWriter: @unchecked Sendable {
         }
     }
 
+    /// Writes what `buffer` holds, batch after batch, until it is empty; actions recorded meanwhile
+    /// join the next batch instead of waking the queue again.
+    func drain(_ buffer: LockedValue<ActionLogBuffer>, failure: LockedValue<ActionLogError?>) {
+        while buffer.withLock({ $0.take(into: &batch) }) {
+            write(batch, failure: failure)
+            batch.removeAll(keepingCapacity: true)
+        }
+    }
+
     /// Encodes `batch` into lines, in order, and hands them to the output in one call.
     ///
     /// The envelope around the action (the same keys, sorted, as ``ActionLogFormat/Entry``) is written
     /// directly and the action by a ``JSONStreamWriter``, into a buffer kept from batch to batch; an
     /// action that the stream writer cannot take goes through `JSONEncoder`.
-    func write(_ batch: [ActionLogBuffer.Pending], failure: LockedValue<ActionLogError?>) {
+    private func write(_ batch: [ActionLogBuffer.Pending], failure: LockedValue<ActionLogError?>) {
         guard !isClosed, !writeFailed else { return }
         json.bytes.removeAll(keepingCapacity: true)
         for entry in batch {
             let lineStart = json.bytes.count
             do {
-                json.bytes.append(contentsOf: Self.actionKey)
+                json.writeRaw(#"{"action":"#)
                 do {
                     try json.append(entry.action)
                 } catch {
@@ -89,11 +100,14 @@ final class ActionLogWriter: @unchecked Sendable {
                     // or throws the error the log keeps.
                     json.bytes.append(contentsOf: try encoder.encode(entry.action))
                 }
-                json.bytes.append(contentsOf: Self.storeKey)
-                writeStoreID(entry.store)
-                json.bytes.append(contentsOf: Self.timeKey)
-                json.bytes.append(contentsOf: entry.time.description.utf8)
-                json.bytes.append(contentsOf: Self.lineEnd)
+                json.writeRaw(#","store":"root"#)
+                for index in entry.store.path {  // the rest of `StoreID.description`: nothing to escape
+                    json.bytes.append(UInt8(ascii: "/"))
+                    json.writeInteger(index)
+                }
+                json.writeRaw(#"","time":"#)
+                try json.writeFloat(entry.time)
+                json.writeRaw("}\n")
             } catch {
                 json.bytes.removeSubrange(lineStart...)
                 keep(error, in: failure)
@@ -107,21 +121,6 @@ final class ActionLogWriter: @unchecked Sendable {
             keep(error, in: failure)
         }
     }
-
-    /// Writes `store` as its ``StoreID/description`` (`root`, `root/1/0`): nothing to escape.
-    private func writeStoreID(_ store: StoreID) {
-        json.bytes.append(contentsOf: Self.root)
-        for index in store.path {
-            json.bytes.append(UInt8(ascii: "/"))
-            json.writeInteger(index)
-        }
-    }
-
-    private static let actionKey = Array(#"{"action":"#.utf8)
-    private static let storeKey = Array(#","store":""#.utf8)
-    private static let root = Array("root".utf8)
-    private static let timeKey = Array(#"","time":"#.utf8)
-    private static let lineEnd = Array("}\n".utf8)
 
     func close() {
         guard !isClosed else { return }

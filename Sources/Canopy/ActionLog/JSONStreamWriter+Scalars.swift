@@ -1,4 +1,10 @@
 extension JSONStreamWriter {
+    /// Appends `text` as it is: JSON the caller has written out, such as the keys of an envelope.
+    func writeRaw(_ text: StaticString) {
+        // Safety: a string literal's UTF-8 lives in the binary for the whole run, and is only read.
+        bytes.append(contentsOf: UnsafeBufferPointer(start: text.utf8Start, count: text.utf8CodeUnitCount))
+    }
+
     /// Writes `text` as a JSON string: quotes, backslashes and control characters escaped, the rest as
     /// UTF-8.
     func writeString(_ text: String) {
