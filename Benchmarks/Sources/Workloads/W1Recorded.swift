@@ -26,10 +26,17 @@ public enum W1Recorded {
     public static func run(actions: Int = W1DispatchThroughput.defaultActions) throws(CheckFailure) -> Throughput {
         let lines = Mutex(0)
         let recorder = ActionRecorder<RecordedIncrement>(appVersion: "w1") { chunk in
-            // Over the raw bytes: `Data`'s iterator costs tens of instructions a byte, more than recording.
-            let count = chunk.withUnsafeBytes { bytes in
+            // With memchr over the raw bytes: `Data`'s iterator costs tens of instructions a byte, more
+            // than recording the action, and a byte loop still a few hundred a line.
+            let count = chunk.withUnsafeBytes { bytes -> Int in
+                // Safety: the pointers stay within `bytes`, valid for this closure, and are only read.
+                guard var cursor = bytes.baseAddress else { return 0 }
+                let end = cursor + bytes.count
                 var count = 0
-                for byte in bytes where byte == UInt8(ascii: "\n") { count += 1 }
+                while cursor < end, let newline = memchr(cursor, Int32(UInt8(ascii: "\n")), end - cursor) {
+                    count += 1
+                    cursor = UnsafeRawPointer(newline) + 1
+                }
                 return count
             }
             lines.withLock { $0 += count }

@@ -92,9 +92,9 @@ final class JSONStreamWriter {
     ///   non-finite float, a value that encodes nothing), or ``NeedsFoundation``; ``bytes`` is then as it
     ///   was before the call.
     func append<Value: Encodable>(_ value: Value) throws {
+        // Every call leaves `frames` and `keys` empty: a value written pops all it pushed, a refused one
+        // empties them.
         let start = bytes.count
-        frames.removeAll(keepingCapacity: true)
-        keys.removeAll(keepingCapacity: true)
         isSpoiled = false
         do {
             let position = push(.empty, step: .none)
