@@ -14,12 +14,19 @@ extension JSONStreamWriter {
             return true
         }
         if done == nil {
-            writeEscaped(Array(text.utf8))
+            Array(text.utf8).withUnsafeBufferPointer { writeEscaped($0) }
         }
         bytes.append(UInt8(ascii: "\""))
     }
 
-    private func writeEscaped(_ utf8: some Collection<UInt8>) {
+    private func writeEscaped(_ utf8: UnsafeBufferPointer<UInt8>) {
+        // Safety: `utf8` is valid for this call (the caller's `withContiguousStorageIfAvailable` or
+        // `withUnsafeBufferPointer`), only read, and every slice of it stays within its bounds.
+        // Most text needs no escape: one copy.
+        guard utf8.contains(where: { $0 < 0x20 || $0 == UInt8(ascii: "\"") || $0 == UInt8(ascii: "\\") }) else {
+            bytes.append(contentsOf: utf8)
+            return
+        }
         var runStart = utf8.startIndex
         var index = utf8.startIndex
         while index != utf8.endIndex {
@@ -28,7 +35,7 @@ extension JSONStreamWriter {
                 utf8.formIndex(after: &index)
                 continue
             }
-            bytes.append(contentsOf: utf8[runStart..<index])
+            bytes.append(contentsOf: UnsafeBufferPointer(rebasing: utf8[runStart..<index]))
             bytes.append(UInt8(ascii: "\\"))
             switch byte {
             case UInt8(ascii: "\""), UInt8(ascii: "\\"): bytes.append(byte)
@@ -45,7 +52,7 @@ extension JSONStreamWriter {
             utf8.formIndex(after: &index)
             runStart = index
         }
-        bytes.append(contentsOf: utf8[runStart..<index])
+        bytes.append(contentsOf: UnsafeBufferPointer(rebasing: utf8[runStart..<index]))
     }
 
     private static func hexDigit(_ value: UInt8) -> UInt8 {

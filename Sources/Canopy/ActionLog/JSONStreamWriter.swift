@@ -98,7 +98,7 @@ final class JSONStreamWriter {
         isSpoiled = false
         do {
             let position = push(.empty, step: .none)
-            if try writeSpecial(value) {
+            if try writeDirectly(value) {
                 frames[0].content = .single
             } else {
                 try value.encode(to: JSONStreamEncoder(writer: self, position: position))
@@ -140,7 +140,9 @@ final class JSONStreamWriter {
             bytes.append(UInt8(ascii: "}"))
         case .object:
             bytes.append(UInt8(ascii: "}"))
-            keys.removeLast(keys.count - frame.keysStart)
+            while keys.count > frame.keysStart {
+                keys.removeLast()
+            }
         case .array:
             bytes.append(UInt8(ascii: "]"))
         case .single:
@@ -291,7 +293,7 @@ final class JSONStreamWriter {
     /// After a key, separator or ``beginSingle(at:)``: writes `value`, in a frame of its own unless it is
     /// one of the types written directly.
     func write<Value: Encodable>(_ value: Value, step: Step) throws {
-        if try writeSpecial(value) { return }
+        if try writeDirectly(value) { return }
         let position = push(.empty, step: step)
         do {
             try value.encode(to: JSONStreamEncoder(writer: self, position: position))
@@ -305,11 +307,20 @@ final class JSONStreamWriter {
         finishTop()
     }
 
-    /// Writes the types `JSONEncoder` treats apart from their `Codable` conformance; returns whether
-    /// `value` was one.
-    private func writeSpecial<Value: Encodable>(_ value: Value) throws -> Bool {
+    /// Writes the values that skip their `Codable` conformance; returns whether `value` was one: the
+    /// common scalars, as their conformance would write them but without a frame and a container, and
+    /// the types `JSONEncoder` treats apart.
+    private func writeDirectly<Value: Encodable>(_ value: Value) throws -> Bool {
         let type = ObjectIdentifier(Value.self)
-        if type == ObjectIdentifier(Data.self) {
+        if type == ObjectIdentifier(String.self) {
+            writeString(value as! String)
+        } else if type == ObjectIdentifier(Int.self) {
+            writeInteger(value as! Int)
+        } else if type == ObjectIdentifier(Bool.self) {
+            writeBool(value as! Bool)
+        } else if type == ObjectIdentifier(Double.self) {
+            try writeFloat(value as! Double)
+        } else if type == ObjectIdentifier(Data.self) {
             writeString((value as! Data).base64EncodedString())
         } else if type == ObjectIdentifier(URL.self) {
             writeString((value as! URL).absoluteString)
