@@ -88,7 +88,11 @@ final class ActionLogWriter: @unchecked Sendable {
     /// action that the stream writer cannot take goes through `JSONEncoder`.
     private func write(_ batch: [ActionLogBuffer.Pending], failure: LockedValue<ActionLogError?>) {
         guard !isClosed, !writeFailed else { return }
-        json.bytes.removeAll(keepingCapacity: true)
+        if json.bytes.capacity > Self.keptCapacity {
+            json.bytes = []  // a burst made it large: let it go
+        } else {
+            json.bytes.removeAll(keepingCapacity: true)
+        }
         for entry in batch {
             let lineStart = json.bytes.count
             do {
@@ -106,6 +110,9 @@ final class ActionLogWriter: @unchecked Sendable {
                     json.writeInteger(index)
                 }
                 json.writeRaw(#"","time":"#)
+                guard entry.time.isFinite else {
+                    throw ActionLogError.io(path: name, reason: "the tree's clock read \(entry.time), not a time")
+                }
                 try json.writeFloat(entry.time)
                 json.writeRaw("}\n")
             } catch {
@@ -121,6 +128,9 @@ final class ActionLogWriter: @unchecked Sendable {
             keep(error, in: failure)
         }
     }
+
+    /// The most bytes the batch buffer keeps between batches.
+    private static var keptCapacity: Int { 1 << 20 }
 
     func close() {
         guard !isClosed else { return }

@@ -17,8 +17,8 @@ public import Foundation
 /// Recording costs the tree's queue little: the middleware copies the action, its store and the time
 /// into a buffer behind a lock and, when the recorder's own serial queue is idle, wakes it. That queue
 /// encodes the buffered actions as JSON and writes them in one call per batch, batch after batch until
-/// the buffer is empty; no file I/O happens on the tree's queue. The buffer is not bounded: a tree that sends actions faster than
-/// they can be encoded makes it grow until the writer catches up.
+/// the buffer is empty; no file I/O happens on the tree's queue. The buffer is not bounded: a tree
+/// that sends actions faster than they can be encoded makes it grow until the writer catches up.
 ///
 /// ```swift
 /// let recorder = try ActionRecorder<BoardAction>(file: logURL, appVersion: "2.1")

@@ -67,6 +67,34 @@ import Testing
         #expect(log.entries.map(\.action) == [.ratio(1), .ratio(3)])
         #expect(log.entries.map(\.line) == [2, 3])
     }
+
+    @Test func aTimeThatIsNotANumberIsReportedNotWrittenAsBrokenJSON() async throws {
+        let output = LogOutput()
+        let recorder = ActionRecorder<Action>(appVersion: "clock") { output.append($0) }
+        let middlewares: [Middleware<Int, Action>] = [recorder.middleware()]
+        let root = StateStore<Int, Action>(0, scheduler: BrokenClock(), middlewares: middlewares) { count, _ in
+            count += 1
+        }
+        await root.send(.ratio(1))
+        #expect(throws: ActionLogError.io(path: "action log", reason: "the tree's clock read nan, not a time")) {
+            try recorder.close()
+        }
+        #expect(try ActionLog<Action>(data: output.data).entries.isEmpty)
+    }
+}
+
+/// A clock that has lost its mind: `now` is not a number.
+private struct BrokenClock: DelayScheduler {
+    var now: TimeInterval { .nan }
+
+    func schedule(
+        after delay: TimeInterval,
+        on queue: DispatchQueue,
+        _ work: @escaping @Sendable () -> Void
+    ) -> ScheduledWork {
+        queue.async(execute: work)
+        return ScheduledWork {}
+    }
 }
 
 /// Fills its `superEncoder()` after writing its own key: `JSONEncoder` takes it, a stream cannot.
