@@ -12,12 +12,12 @@ struct JSONStreamEncoder: Encoder {
     }
 
     func container<Key: CodingKey>(keyedBy type: Key.Type) -> KeyedEncodingContainer<Key> {
-        let position = writer.openObject(at: position) ? position : writer.nowhere
+        let position = writer.open(.object, at: position) ? position : writer.nowhere
         return KeyedEncodingContainer(JSONStreamKeyedContainer<Key>(writer: writer, position: position))
     }
 
     func unkeyedContainer() -> any UnkeyedEncodingContainer {
-        let position = writer.openArray(at: position) ? position : writer.nowhere
+        let position = writer.open(.array, at: position) ? position : writer.nowhere
         return JSONStreamUnkeyedContainer(writer: writer, position: position)
     }
 

@@ -189,36 +189,20 @@ final class JSONStreamWriter {
 
     // MARK: Opening containers
 
-    /// `encoder.container(keyedBy:)`: opens the frame's object, or goes on with it.
-    func openObject(at position: Position) -> Bool {
+    /// `encoder.container(keyedBy:)` (`.object`) or `encoder.unkeyedContainer()` (`.array`): opens the
+    /// frame's object or array, or goes on with the one it holds. Spoils the output when the frame holds
+    /// something else.
+    func open(_ content: Frame.Content, at position: Position) -> Bool {
         guard enter(position) else { return false }
-        switch frames[position.depth].content {
-        case .empty:
-            frames[position.depth].content = .object
-            bytes.append(UInt8(ascii: "{"))
-            return true
-        case .object:
-            return true
-        case .array, .single:
+        let current = frames[position.depth].content
+        if current == content { return true }
+        guard current == .empty else {
             isSpoiled = true
             return false
         }
-    }
-
-    /// `encoder.unkeyedContainer()`: opens the frame's array, or goes on with it.
-    func openArray(at position: Position) -> Bool {
-        guard enter(position) else { return false }
-        switch frames[position.depth].content {
-        case .empty:
-            frames[position.depth].content = .array
-            bytes.append(UInt8(ascii: "["))
-            return true
-        case .array:
-            return true
-        case .object, .single:
-            isSpoiled = true
-            return false
-        }
+        frames[position.depth].content = content
+        bytes.append(UInt8(ascii: content == .array ? "[" : "{"))
+        return true
     }
 
     /// Before a single value is written into the frame: it must hold nothing yet.
