@@ -103,7 +103,7 @@ extension JSONStreamWriter {
             spoil()
             throw NeedsFoundation()
         }
-        bytes.append(contentsOf: value.description.utf8)
+        writeText(of: value)
     }
 
     /// Writes a finite `Float` as the shortest text that reads back as the same value.
@@ -115,7 +115,15 @@ extension JSONStreamWriter {
             spoil()
             throw NeedsFoundation()
         }
-        bytes.append(contentsOf: value.description.utf8)
+        writeText(of: value)
+    }
+
+    /// Writes `value`'s text straight into ``bytes``: `description` would make a `String` first.
+    private func writeText(of value: some TextOutputStreamable) {
+        var target = ByteTarget(bytes: bytes)
+        bytes = []  // moved, not copied
+        value.write(to: &target)
+        bytes = target.bytes
     }
 
     /// Writes `true` or `false`.
@@ -126,5 +134,20 @@ extension JSONStreamWriter {
     /// Writes `null`.
     func writeNull() {
         bytes.append(contentsOf: "null".utf8)
+    }
+}
+
+/// A text stream into a byte array. Floating-point numbers hand their digits to `_writeASCII`, the
+/// stream requirement the standard library uses for ASCII it formats itself; without it they would
+/// come through `write(_:)` as a `String`.
+private struct ByteTarget: TextOutputStream {
+    var bytes: [UInt8]
+
+    mutating func write(_ string: String) {
+        bytes.append(contentsOf: string.utf8)
+    }
+
+    mutating func _writeASCII(_ buffer: UnsafeBufferPointer<UInt8>) {
+        bytes.append(contentsOf: buffer)
     }
 }
