@@ -14,7 +14,7 @@ struct ActionLogBuffer: Sendable {
     private var isDrainScheduled = false
     private var isClosed = false
 
-    /// Adds an action; returns whether the caller must schedule a drain (none is scheduled yet).
+    /// Adds an action; returns whether the caller must schedule a drain (none is scheduled or running).
     mutating func append(_ action: any Encodable & Sendable, store: StoreID, time: Double) -> Bool {
         guard !isClosed else { return false }
         pending.append(Pending(action: action, store: store, time: time))
@@ -23,11 +23,15 @@ struct ActionLogBuffer: Sendable {
         return true
     }
 
-    /// Takes every pending action; the next append schedules a drain again.
-    mutating func take() -> [Pending] {
-        isDrainScheduled = false
-        defer { pending = [] }
-        return pending
+    /// Swaps the pending actions with `batch`, which the drain has emptied; returns `false`, and lets
+    /// the next append schedule a drain again, when there are none.
+    mutating func take(into batch: inout [Pending]) -> Bool {
+        guard !pending.isEmpty else {
+            isDrainScheduled = false
+            return false
+        }
+        swap(&pending, &batch)
+        return true
     }
 
     /// Records nothing from now on.

@@ -27,6 +27,10 @@ final class ActionLogWriter: @unchecked Sendable {
         encoder.outputFormatting = .sortedKeys  // the same log for the same actions, byte for byte
         return encoder
     }()
+    /// Writes the lines of a batch; its buffer is kept from one batch to the next.
+    private let json = JSONStreamWriter()
+    /// The batch being written, swapped with the recorder's buffer so that both keep their capacity.
+    private var batch: [ActionLogBuffer.Pending] = []
     private var isClosed = false
     /// Set by the first failed write: a write that failed may have left part of a line, so nothing is
     /// written after it, and a reader sees that part as the log's truncated last line.
@@ -68,39 +72,65 @@ final class ActionLogWriter: @unchecked Sendable {
         }
     }
 
+    /// Writes what `buffer` holds, batch after batch, until it is empty; actions recorded meanwhile
+    /// join the next batch instead of waking the queue again.
+    func drain(_ buffer: LockedValue<ActionLogBuffer>, failure: LockedValue<ActionLogError?>) {
+        while buffer.withLock({ $0.take(into: &batch) }) {
+            write(batch, failure: failure)
+            batch.removeAll(keepingCapacity: true)
+        }
+    }
+
     /// Encodes `batch` into lines, in order, and hands them to the output in one call.
     ///
-    /// Only the action goes through `JSONEncoder`; the envelope around it (the same keys, sorted, as
-    /// ``ActionLogFormat/Entry``) is written directly, which halves the cost of a line.
-    func write(_ batch: [ActionLogBuffer.Pending], failure: LockedValue<ActionLogError?>) {
+    /// The envelope around the action (the same keys, sorted, as ``ActionLogFormat/Entry``) is written
+    /// directly and the action by a ``JSONStreamWriter``, into a buffer kept from batch to batch; an
+    /// action that the stream writer cannot take goes through `JSONEncoder`.
+    private func write(_ batch: [ActionLogBuffer.Pending], failure: LockedValue<ActionLogError?>) {
         guard !isClosed, !writeFailed else { return }
-        var chunk = Data()
+        if json.bytes.capacity > Self.keptCapacity {
+            json.bytes = []  // a burst made it large: let it go
+        } else {
+            json.bytes.removeAll(keepingCapacity: true)
+        }
         for entry in batch {
+            let lineStart = json.bytes.count
             do {
-                let action = try encoder.encode(entry.action)
-                chunk.append(contentsOf: Self.actionKey)
-                chunk.append(action)
-                chunk.append(contentsOf: Self.storeKey)
-                chunk.append(contentsOf: entry.store.description.utf8)  // `root` and digits: nothing to escape
-                chunk.append(contentsOf: Self.timeKey)
-                chunk.append(contentsOf: "\(entry.time)".utf8)
-                chunk.append(contentsOf: Self.lineEnd)
+                json.writeRaw(#"{"action":"#)
+                do {
+                    try json.append(entry.action)
+                } catch {
+                    // Whatever the stream writer refused, `JSONEncoder` decides: it writes the action
+                    // or throws the error the log keeps.
+                    json.bytes.append(contentsOf: try encoder.encode(entry.action))
+                }
+                json.writeRaw(#","store":"root"#)
+                for index in entry.store.path {  // the rest of `StoreID.description`: nothing to escape
+                    json.bytes.append(UInt8(ascii: "/"))
+                    json.writeInteger(index)
+                }
+                json.writeRaw(#"","time":"#)
+                guard entry.time.isFinite else {
+                    throw ActionLogError.io(path: name, reason: "the tree's clock read \(entry.time), not a time")
+                }
+                try json.writeFloat(entry.time)
+                json.writeRaw("}\n")
             } catch {
+                json.bytes.removeSubrange(lineStart...)
                 keep(error, in: failure)
             }
         }
+        guard !json.bytes.isEmpty else { return }
         do {
-            try output(chunk)
+            try output(Data(json.bytes))
         } catch {
             writeFailed = true
             keep(error, in: failure)
         }
     }
 
-    private static let actionKey = Array(#"{"action":"#.utf8)
-    private static let storeKey = Array(#","store":""#.utf8)
-    private static let timeKey = Array(#"","time":"#.utf8)
-    private static let lineEnd = Array("}\n".utf8)
+    /// The most bytes the batch buffer keeps between batches.
+    private static var keptCapacity: Int { 1 << 20 }
 
     func close() {
         guard !isClosed else { return }

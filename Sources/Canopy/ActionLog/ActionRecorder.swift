@@ -15,10 +15,10 @@ public import Foundation
 /// the tree that takes the same action type.
 ///
 /// Recording costs the tree's queue little: the middleware copies the action, its store and the time
-/// into a buffer behind a lock and, when the buffer was empty, wakes the recorder's own serial queue.
-/// That queue encodes the buffered actions (`JSONEncoder`) and writes them in one call per batch; no file
-/// I/O happens on the tree's queue. The buffer is not bounded: a tree that sends actions faster than
-/// they can be encoded makes it grow until the writer catches up.
+/// into a buffer behind a lock and, when the recorder's own serial queue is idle, wakes it. That queue
+/// encodes the buffered actions as JSON and writes them in one call per batch, batch after batch until
+/// the buffer is empty; no file I/O happens on the tree's queue. The buffer is not bounded: a tree
+/// that sends actions faster than they can be encoded makes it grow until the writer catches up.
 ///
 /// ```swift
 /// let recorder = try ActionRecorder<BoardAction>(file: logURL, appVersion: "2.1")
@@ -120,7 +120,7 @@ public final class ActionRecorder<Action: Encodable & Sendable>: Sendable {
         }
     }
 
-    /// Adds one action to the buffer; wakes the writer when the buffer was empty. Any thread.
+    /// Adds one action to the buffer; wakes the writer when it is idle. Any thread.
     private func record(_ action: Action, store: StoreID, time: Double) {
         // The action is boxed as an existential so that the buffer, and the code that fills it, are not
         // generic: unspecialised generic code would look up type metadata on every action.
@@ -131,9 +131,7 @@ public final class ActionRecorder<Action: Encodable & Sendable>: Sendable {
 
     /// Encodes and writes what the buffer holds. On the recorder's queue, or in `deinit`.
     private func drainNow() {
-        let batch = buffer.withLock { $0.take() }
-        guard !batch.isEmpty else { return }
-        writer.write(batch, failure: failure)
+        writer.drain(buffer, failure: failure)
     }
 
     /// Writes every action recorded so far, and waits until it is written.

@@ -70,13 +70,14 @@ class TreeNode: @unchecked Sendable {
     /// The node's place in its tree: the child indices from the root down, stable for a tree built the
     /// same way.
     final var storeID: StoreID {
-        var path: [Int] = []
+        guard depth > 0 else { return .root }  // no array to build: a recorder asks for each action
+        var path = [Int](repeating: 0, count: depth)
         var node: TreeNode = self
         while let parent = node.parentNode {
-            path.append(node.indexInParent)
+            path[node.depth - 1] = node.indexInParent
             node = parent
         }
-        return StoreID(path: path.reversed())
+        return StoreID(path: path)
     }
 
     // MARK: Entering the queue

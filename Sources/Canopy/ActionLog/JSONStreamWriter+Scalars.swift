@@ -1,0 +1,153 @@
+extension JSONStreamWriter {
+    /// Appends `text` as it is: JSON the caller has written out, such as the keys of an envelope.
+    func writeRaw(_ text: StaticString) {
+        // Safety: a string literal's UTF-8 lives in the binary for the whole run, and is only read.
+        bytes.append(contentsOf: UnsafeBufferPointer(start: text.utf8Start, count: text.utf8CodeUnitCount))
+    }
+
+    /// Writes `text` as a JSON string: quotes, backslashes and control characters escaped, the rest as
+    /// UTF-8.
+    func writeString(_ text: String) {
+        bytes.append(UInt8(ascii: "\""))
+        let done = text.utf8.withContiguousStorageIfAvailable { utf8 in
+            writeEscaped(utf8)
+            return true
+        }
+        if done == nil {
+            Array(text.utf8).withUnsafeBufferPointer { writeEscaped($0) }
+        }
+        bytes.append(UInt8(ascii: "\""))
+    }
+
+    private func writeEscaped(_ utf8: UnsafeBufferPointer<UInt8>) {
+        // Safety: `utf8` is valid for this call (the caller's `withContiguousStorageIfAvailable` or
+        // `withUnsafeBufferPointer`), only read, and every slice of it stays within its bounds.
+        // Most text needs no escape: one copy.
+        guard utf8.contains(where: { $0 < 0x20 || $0 == UInt8(ascii: "\"") || $0 == UInt8(ascii: "\\") }) else {
+            bytes.append(contentsOf: utf8)
+            return
+        }
+        var runStart = utf8.startIndex
+        var index = utf8.startIndex
+        while index != utf8.endIndex {
+            let byte = utf8[index]
+            if byte >= 0x20 && byte != UInt8(ascii: "\"") && byte != UInt8(ascii: "\\") {
+                utf8.formIndex(after: &index)
+                continue
+            }
+            bytes.append(contentsOf: UnsafeBufferPointer(rebasing: utf8[runStart..<index]))
+            bytes.append(UInt8(ascii: "\\"))
+            switch byte {
+            case UInt8(ascii: "\""), UInt8(ascii: "\\"): bytes.append(byte)
+            case 0x0A: bytes.append(UInt8(ascii: "n"))
+            case 0x0D: bytes.append(UInt8(ascii: "r"))
+            case 0x09: bytes.append(UInt8(ascii: "t"))
+            case 0x08: bytes.append(UInt8(ascii: "b"))
+            case 0x0C: bytes.append(UInt8(ascii: "f"))
+            default:
+                bytes.append(contentsOf: "u00".utf8)
+                bytes.append(Self.hexDigit(byte >> 4))
+                bytes.append(Self.hexDigit(byte & 0x0F))
+            }
+            utf8.formIndex(after: &index)
+            runStart = index
+        }
+        bytes.append(contentsOf: UnsafeBufferPointer(rebasing: utf8[runStart..<index]))
+    }
+
+    private static func hexDigit(_ value: UInt8) -> UInt8 {
+        value < 10 ? UInt8(ascii: "0") + value : UInt8(ascii: "a") + value - 10
+    }
+
+    /// Writes a signed integer in decimal.
+    func writeInteger(_ value: some FixedWidthInteger & SignedInteger) {
+        if value < 0 {
+            bytes.append(UInt8(ascii: "-"))
+        }
+        writeDigits(UInt64(value.magnitude))
+    }
+
+    /// Writes an unsigned integer in decimal.
+    func writeInteger(_ value: some FixedWidthInteger & UnsignedInteger) {
+        writeDigits(UInt64(value))
+    }
+
+    private func writeDigits(_ value: UInt64) {
+        if value < 10 {
+            bytes.append(UInt8(ascii: "0") + UInt8(value))
+            return
+        }
+        var digits = 0
+        var rest = value
+        while rest > 0 {
+            digits += 1
+            rest /= 10
+        }
+        let end = bytes.count + digits
+        bytes.append(contentsOf: repeatElement(UInt8(ascii: "0"), count: digits))
+        rest = value
+        var index = end
+        while rest > 0 {
+            index -= 1
+            bytes[index] = UInt8(ascii: "0") + UInt8(rest % 10)
+            rest /= 10
+        }
+    }
+
+    /// Writes a finite `Double` as the shortest text that reads back as the same value.
+    ///
+    /// - Throws: ``NeedsFoundation`` for infinities and NaN, which `JSONEncoder` refuses with an
+    ///   `EncodingError` of its own.
+    func writeFloat(_ value: Double) throws {
+        guard value.isFinite else {
+            spoil()
+            throw NeedsFoundation()
+        }
+        writeText(of: value)
+    }
+
+    /// Writes a finite `Float` as the shortest text that reads back as the same value.
+    ///
+    /// - Throws: ``NeedsFoundation`` for infinities and NaN, which `JSONEncoder` refuses with an
+    ///   `EncodingError` of its own.
+    func writeFloat(_ value: Float) throws {
+        guard value.isFinite else {
+            spoil()
+            throw NeedsFoundation()
+        }
+        writeText(of: value)
+    }
+
+    /// Writes `value`'s text straight into ``bytes``: `description` would make a `String` first.
+    private func writeText(of value: some TextOutputStreamable) {
+        var target = ByteTarget(bytes: bytes)
+        bytes = []  // moved, not copied
+        value.write(to: &target)
+        bytes = target.bytes
+    }
+
+    /// Writes `true` or `false`.
+    func writeBool(_ value: Bool) {
+        bytes.append(contentsOf: value ? "true".utf8 : "false".utf8)
+    }
+
+    /// Writes `null`.
+    func writeNull() {
+        bytes.append(contentsOf: "null".utf8)
+    }
+}
+
+/// A text stream into a byte array. Floating-point numbers hand their digits to `_writeASCII`, the
+/// stream requirement the standard library uses for ASCII it formats itself; without it they would
+/// come through `write(_:)` as a `String`.
+private struct ByteTarget: TextOutputStream {
+    var bytes: [UInt8]
+
+    mutating func write(_ string: String) {
+        bytes.append(contentsOf: string.utf8)
+    }
+
+    mutating func _writeASCII(_ buffer: UnsafeBufferPointer<UInt8>) {
+        bytes.append(contentsOf: buffer)
+    }
+}
