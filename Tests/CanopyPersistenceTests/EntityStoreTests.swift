@@ -1,7 +1,6 @@
+import CanopyPersistence
 import Foundation
 import Testing
-
-import CanopyPersistence
 
 @Suite("EntityStore and ChangeSet", .timeLimit(.minutes(1)))
 struct EntityStoreTests {
