@@ -161,6 +161,7 @@ struct ReviewFindingsTests {
         // A round after the child is gone lets go of its writer.
         try await root.flush()
         await released.wait(until: "the released child's writer to be freed") { $0 }
+        #expect(released.value)
     }
 
     // MARK: Checked and sound: the raw-pointer after-reduce path
