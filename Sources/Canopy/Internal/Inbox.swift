@@ -7,7 +7,7 @@
 /// actions in raw memory typed only by `Action`, whose metadata comes with `self`, and everything else in
 /// non-generic types: a push costs a lock, a bounds check and one copy of the action.
 final class Inbox<Action: Sendable>: TreeInbox {
-    private let state = LockedValue(InboxState())
+    private let state = SpinLockedValue(InboxState())
 
     init() {}
 
