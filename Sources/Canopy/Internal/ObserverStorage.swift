@@ -119,17 +119,18 @@ final class ObserverStorage<State>: ManagedBuffer<ObserverStorageHeader, Observe
         return index
     }
 
-    /// Calls every observer with `state`, in order; returns the slots of those that answered `.dead`.
+    /// Calls every observer with `state`, in order; returns the slots of those that answered `.dead`,
+    /// or `nil` when none did (an empty array would still be released after each call).
     ///
     /// Each entry is borrowed in place (`entries[index]` on an array would copy it: a retain and a
     /// release). Observers cannot change the list meanwhile: subscribing and cancelling are work items
     /// that the tree's queue runs later.
-    func notify(_ state: State) -> [Int] {
-        var dead: [Int] = []
+    func notify(_ state: State) -> [Int]? {
+        var dead: [Int]?
         withUnsafeMutablePointers { header, slots in
             for index in 0..<header.pointee.used {
                 if let status = Self.call(&(slots + index).pointee, with: state), status == .dead {
-                    dead.append(index)
+                    dead = (dead ?? []) + [index]
                 }
             }
         }

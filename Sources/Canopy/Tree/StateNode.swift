@@ -96,15 +96,22 @@ class StateNode<State: Sendable, Action: Sendable>: ActionNode<Action>, StoreNod
     // MARK: Observers
 
     override final func notifyObservers() {
-        guard let observers else { return }
-        let dead = observers.notify(cache.pointee)
-        guard !dead.isEmpty else { return }
+        guard let dead = Self.notify(&observers, cache.pointee) else { return }
         // Compacting renumbers the slots, so it waits until every dead observer is gone.
         for slot in dead {
             removeObserver(at: slot, compacting: false)
         }
         compactObserversIfSparse()
         detachIfUnused()
+    }
+
+    /// Calls the observers in `observers` with `state`; returns the slots of those that answered `.dead`.
+    ///
+    /// The list comes in `inout`, an exclusive access, so the compiler borrows it in place: read from
+    /// the property as a value, it would be retained and released on each walk.
+    @inline(__always)
+    private static func notify(_ observers: inout ObserverStorage<State>?, _ state: State) -> [Int]? {
+        observers?.notify(state)
     }
 
     final func addObserver(_ observer: Observer<State>) {
