@@ -17,7 +17,6 @@ class StateNode<State: Sendable, Action: Sendable>: ActionNode<Action>, StoreNod
     // held by whoever handed it to `process`). `cache` points at memory for one `State`, allocated in
     // `init`, initialised exactly while `hasCache` is true, and freed in `deinit`.
     final let cache = UnsafeMutablePointer<State>.allocate(capacity: 1)
-    @exclusivity(unchecked) private final var hasCache = false
     @exclusivity(unchecked) private final var observers: ObserverStorage<State>?
     /// Where each observer is in `observers`, once there are more than ``observerIndexThreshold``, so
     /// that subscribing and cancelling never scan a long list. Most nodes have one or two observers,
@@ -249,6 +248,10 @@ class StateNode<State: Sendable, Action: Sendable>: ActionNode<Action>, StoreNod
 
     /// What `use(_:resolvers:)` attached so far.
     @exclusivity(unchecked) private final var middlewareSetup: MiddlewareSetup<State, Action>?
+
+    /// Whether `cache` is initialised. The last stored field, so that a subclass's first `Bool` packs
+    /// beside it.
+    @exclusivity(unchecked) private final var hasCache = false
 
     /// On the queue: adds `middlewares` (after those already attached) and `resolvers`, and rebuilds the
     /// node's chain.
