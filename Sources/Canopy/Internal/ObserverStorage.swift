@@ -148,8 +148,19 @@ final class ObserverStorage<State>: ManagedBuffer<ObserverStorageHeader, Observe
     }
 }
 
-/// How many slots an ``ObserverStorage`` uses, and how many of them hold an observer.
+/// How many slots an ``ObserverStorage`` uses, and how many of them hold an observer: 32 bits each, so
+/// that the header takes 8 bytes of every node's list (a list never holds 2³¹ observers).
 struct ObserverStorageHeader {
-    var used = 0
-    var live = 0
+    private var storedUsed: Int32 = 0
+    private var storedLive: Int32 = 0
+
+    var used: Int {
+        get { Int(storedUsed) }
+        set { storedUsed = Int32(newValue) }
+    }
+
+    var live: Int {
+        get { Int(storedLive) }
+        set { storedLive = Int32(newValue) }
+    }
 }

@@ -24,23 +24,24 @@ class TreeNode: @unchecked Sendable {
     final let parentNode: TreeNode?
     /// The root, for every node but the root itself (which would otherwise hold itself).
     private final let rootNode: TreeNode?
-    // The stored fields are laid out for size (W4 counts the bytes of each child store): the two
-    // positions are 32-bit, and `isAttached` comes last, so that the subclasses' first `Bool` packs
-    // beside it instead of after seven bytes of padding.
-    /// The number of ancestors, stored in 32 bits (see ``depth``).
-    private final let storedDepth: Int32
-    /// The number of children made before this one from the same parent, stored in 32 bits (see
-    /// ``indexInParent``).
-    private final let storedIndexInParent: Int32
+    // The stored fields are laid out for size (W4 counts the bytes of each child store): the 32-bit
+    // fields each follow one that leaves four bytes free (`children` is 12 bytes), and `isAttached`
+    // comes last, so that the subclasses' first `Bool` packs beside it instead of after seven bytes of
+    // padding.
     /// How many children have been made from this node.
     private final let childrenMade = Atomic<Int>(0)
     /// The node's attached children, in the order they attached.
     @exclusivity(unchecked) final var children = ChildList()
+    /// The number of ancestors, stored in 32 bits (see ``depth``).
+    private final let storedDepth: Int32
     /// Incremented on each attach, so an entry left in the parent's ``children`` by an earlier attach
     /// is recognised as stale.
     @exclusivity(unchecked) final var attachGeneration: UInt64 = 0
     /// The observers of this node.
     @exclusivity(unchecked) final var observerCount = 0
+    /// The number of children made before this one from the same parent, stored in 32 bits (see
+    /// ``indexInParent``).
+    private final let storedIndexInParent: Int32
     @exclusivity(unchecked) final var isAttached: Bool
 
     /// Creates a root (no parent, always attached) or a node below `parent`.
