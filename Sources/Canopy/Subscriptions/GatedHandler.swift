@@ -16,6 +16,7 @@ final class GatedHandler<State>: Sendable {
     }
 
     /// On the tree's queue: filters `state` and calls the handler with it, unless the gate is closed.
+    @inline(__always)
     func observe(_ state: State) -> ObserverStatus {
         let called = gate.withCall {
             if filter?(state) ?? true {
