@@ -105,18 +105,11 @@ final class ObserverStorage<State>: ManagedBuffer<ObserverStorageHeader, Observe
         }
     }
 
-    /// Every observer's slot, by id.
-    func index() -> [ObserverKey: Int] {
-        var index: [ObserverKey: Int] = [:]
-        index.reserveCapacity(header.live)
+    /// The id of the observer in `slot`, or `nil` when the slot is empty or past ``used``.
+    func id(at slot: Int) -> UUID? {
         withUnsafeMutablePointers { header, slots in
-            for slot in 0..<header.pointee.used {
-                if let id = (slots + slot).pointee?.id {
-                    index[ObserverKey(id)] = slot
-                }
-            }
+            slot < header.pointee.used ? (slots + slot).pointee?.id : nil
         }
-        return index
     }
 
     /// Calls every observer with `state`, in order; returns the slots of those that answered `.dead`,

@@ -21,7 +21,7 @@ class StateNode<State: Sendable, Action: Sendable>: ActionNode<Action>, StoreNod
     /// Where each observer is in `observers`, once there are more than ``observerIndexThreshold``, so
     /// that subscribing and cancelling never scan a long list. Most nodes have one or two observers,
     /// and a dictionary would more than double what they cost in memory.
-    @exclusivity(unchecked) private final var observerIndex: [ObserverKey: Int]?
+    @exclusivity(unchecked) private final var observerIndex: ObserverIndex?
 
     deinit {
         if hasCache {
@@ -122,8 +122,10 @@ class StateNode<State: Sendable, Action: Sendable>: ActionNode<Action>, StoreNod
             let slot = observers.unsafelyUnwrapped.append(observer)
             observerCount += 1
             listenersChanged()
-            if observerIndex != nil {
-                observerIndex?[ObserverKey(observer.id)] = slot
+            if let observerIndex {
+                if !observerIndex.insert(observer.id, slot: slot) {
+                    rebuildObserverIndex()
+                }
             } else if observerCount > Self.observerIndexThreshold {
                 rebuildObserverIndex()
             }
@@ -144,15 +146,16 @@ class StateNode<State: Sendable, Action: Sendable>: ActionNode<Action>, StoreNod
     private static var observerIndexThreshold: Int { 8 }
 
     private final func slot(of id: UUID) -> Int? {
+        guard let observers else { return nil }
         if let observerIndex {
-            return observerIndex[ObserverKey(id)]
+            return observerIndex.slot(of: id, in: observers)
         }
-        return observers?.slot(of: id)
+        return observers.slot(of: id)
     }
 
     private final func removeObserver(at slot: Int, compacting: Bool = true) {
         guard let observers, let id = observers.remove(at: slot) else { return }
-        observerIndex?[ObserverKey(id)] = nil
+        observerIndex?.remove(id, slot: slot)
         observerCount -= 1
         listenersChanged()
         if compacting {
@@ -190,7 +193,7 @@ class StateNode<State: Sendable, Action: Sendable>: ActionNode<Action>, StoreNod
             observerIndex = nil
             return
         }
-        observerIndex = observers.index()
+        observerIndex = ObserverIndex.make(for: observers)
     }
 
     /// The number of observers (tests look at it).
