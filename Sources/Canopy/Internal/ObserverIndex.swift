@@ -16,6 +16,9 @@ import Foundation
 /// every probe reaches an empty bucket; when an observer would need a bucket past that,
 /// ``insert(_:slot:)`` declines and the owner rebuilds the index from the list. Used only on the tree's queue, like the list.
 final class ObserverIndex: ManagedBuffer<ObserverIndexHeader, Int32> {
+    // Safety: the buckets are raw memory of the buffer, `mask + 1` of them, all initialised by `make`;
+    // every bucket index is reduced with `& mask`, so no access falls outside them. The class is used
+    // only by its node, on the tree's queue, which serialises every access.
     /// An index of every observer in `observers`, with room for as many again.
     static func make<State>(for observers: ObserverStorage<State>) -> ObserverIndex {
         var bucketCount = 16

@@ -15,6 +15,9 @@ import Foundation
 /// several hundred instructions: once per node per action. The methods of this class find it through the
 /// object instead, and walk the observers in place.
 final class ObserverStorage<State>: ManagedBuffer<ObserverStorageHeader, Observer<State>?> {
+    // Safety: the slots are raw memory of the buffer; the first `used` of them are initialised (an
+    // empty one holds `nil`), and every access stays below `used`, or below the capacity for `append`,
+    // which `hasRoom` checks first. The list is used only by its node, on the tree's queue.
     deinit {
         withUnsafeMutablePointers { header, slots in
             _ = slots.deinitialize(count: header.pointee.used)

@@ -20,7 +20,7 @@ class StateNode<State: Sendable, Action: Sendable>: ActionNode<Action>, StoreNod
     @exclusivity(unchecked) private final var observers: ObserverStorage<State>?
     /// Where each observer is in `observers`, once there are more than ``observerIndexThreshold``, so
     /// that subscribing and cancelling never scan a long list. Most nodes have one or two observers,
-    /// and a dictionary would more than double what they cost in memory.
+    /// and need none.
     @exclusivity(unchecked) private final var observerIndex: ObserverIndex?
 
     deinit {
