@@ -52,7 +52,7 @@ final class ObserverIndex: ManagedBuffer<ObserverIndexHeader, Int32> {
                 if value == 0 {
                     return nil
                 }
-                if value > 0, observers.id(at: Int(value) - 1) == id {
+                if value > 0, observers.holds(id, at: Int(value) - 1) {
                     return Int(value) - 1
                 }
                 bucket = (bucket + 1) & mask

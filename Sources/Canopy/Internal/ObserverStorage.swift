@@ -101,7 +101,7 @@ final class ObserverStorage<State>: ManagedBuffer<ObserverStorageHeader, Observe
     /// The slot of the observer with `id`, found by scanning.
     func slot(of id: UUID) -> Int? {
         withUnsafeMutablePointers { header, slots in
-            for index in 0..<header.pointee.used where (slots + index).pointee?.id == id {
+            for index in 0..<header.pointee.used where Self.holds(id, in: &(slots + index).pointee) {
                 return index
             }
             return nil
@@ -112,6 +112,28 @@ final class ObserverStorage<State>: ManagedBuffer<ObserverStorageHeader, Observe
     func id(at slot: Int) -> UUID? {
         withUnsafeMutablePointers { header, slots in
             slot < header.pointee.used ? (slots + slot).pointee?.id : nil
+        }
+    }
+
+    /// Whether the observer in `slot`, which must be below ``used``, has `id`.
+    func holds(_ id: UUID, at slot: Int) -> Bool {
+        withUnsafeMutablePointers { _, slots in
+            Self.holds(id, in: &(slots + slot).pointee)
+        }
+    }
+
+    /// Whether `observer` has `id`. The slot comes in `inout`, so the id is read in place rather than
+    /// after a copy of the observer (a retain and a release of its closure), and compared as two words
+    /// rather than through `memcmp`.
+    @inline(__always)
+    private static func holds(_ id: UUID, in observer: inout Observer<State>?) -> Bool {
+        guard let other = observer?.id else { return false }
+        return withUnsafeBytes(of: id.uuid) { wanted in
+            withUnsafeBytes(of: other.uuid) { found in
+                wanted.loadUnaligned(as: UInt64.self) == found.loadUnaligned(as: UInt64.self)
+                    && wanted.loadUnaligned(fromByteOffset: 8, as: UInt64.self)
+                        == found.loadUnaligned(fromByteOffset: 8, as: UInt64.self)
+            }
         }
     }
 

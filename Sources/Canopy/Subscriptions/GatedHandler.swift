@@ -1,3 +1,9 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
+import Foundation
+#endif
+
 /// The observer behind `subscribe(removeStateDuplicates:_:)` and `states(removeDuplicates:)`: it passes
 /// each state through the filter, if any, and on to the handler, both inside the gate, so a cancel from
 /// another thread waits out a call in progress and no call starts after it returns.
@@ -13,6 +19,11 @@ final class GatedHandler<State>: Sendable {
         self.gate = gate
         self.filter = filter
         self.handler = handler
+    }
+
+    /// The node's observer for this handler, with identity `id`.
+    func observer(id: UUID) -> Observer<State> {
+        Observer(id: id) { self.observe($0) }
     }
 
     /// On the tree's queue: filters `state` and calls the handler with it, unless the gate is closed.

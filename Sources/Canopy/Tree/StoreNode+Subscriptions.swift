@@ -27,8 +27,7 @@ extension StoreNode {
         } else {
             filter = nil
         }
-        let observer = GatedHandler(gate: gate, filter: filter, handler: handler)
-        subscribe(Observer(id: id) { observer.observe($0) })
+        subscribe(GatedHandler(gate: gate, filter: filter, handler: handler).observer(id: id))
         return Subscription(gate: gate, onCancel: observerRemover(id: id))
     }
 
