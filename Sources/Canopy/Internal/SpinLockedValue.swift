@@ -9,12 +9,13 @@ import Musl
 #endif
 
 /// A value guarded by a lock that is one atomic flag: for critical sections of a few dozen
-/// instructions that never call out, such as the inbox's append, entered on every dispatch.
+/// instructions that never call out, such as the inbox's append on Linux, entered on every dispatch.
 ///
 /// Taking and releasing an uncontended `pthread_mutex_t` costs about 60 instructions; this lock costs
 /// one compare-and-exchange and one store. A thread that finds it taken spins briefly, then yields the
 /// processor until it is free, so a holder that was preempted is not starved by its waiters. Use
-/// ``LockedValue`` for anything longer: a waiter here burns its time slice instead of sleeping.
+/// ``LockedValue`` for anything longer: a waiter here burns its time slice instead of sleeping. On
+/// Darwin prefer ``LockedValue`` (`os_unfair_lock`), as cheap and aware of priorities.
 ///
 /// The flag is a `Synchronization.Atomic` (acquire on lock, release on unlock), which the thread
 /// sanitizer sees, unlike `Mutex`'s futex calls on Linux.
