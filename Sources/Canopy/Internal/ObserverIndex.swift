@@ -14,12 +14,13 @@ import Foundation
 /// A bucket holds 0 when empty, -1 when its observer was removed (so later probes go past it), and
 /// `slot + 1` otherwise. At most three quarters of the buckets are in use, removed ones included, so
 /// every probe reaches an empty bucket; when an observer would need a bucket past that,
-/// ``insert(_:slot:)`` declines and the owner rebuilds the index from the list. Used only on the tree's queue, like the list.
+/// ``insert(_:slot:)`` declines and the owner rebuilds the index from the list. Used only on the tree's
+/// queue, like the list.
 final class ObserverIndex: ManagedBuffer<ObserverIndexHeader, Int32> {
     // Safety: the buckets are raw memory of the buffer, `mask + 1` of them, all initialised by `make`;
     // every bucket index is reduced with `& mask`, so no access falls outside them. The class is used
     // only by its node, on the tree's queue, which serialises every access.
-    /// An index of every observer in `observers`, with room for as many again.
+    /// An index of every observer in `observers`, with at least twice as many buckets as observers.
     static func make<State>(for observers: ObserverStorage<State>) -> ObserverIndex {
         var bucketCount = 16
         while bucketCount < 2 * observers.live {
