@@ -130,7 +130,11 @@ class StateNode<State: Sendable, Action: Sendable>: ActionNode<Action>, StoreNod
                 rebuildObserverIndex()
             }
         }
-        if observer.observe(state) == .dead {
+        let current = state
+        let outer = tree.callingThread.enter()
+        let status = observer.observe(current)
+        tree.callingThread.leave(restoring: outer)
+        if status == .dead {
             removeObserver(id: observer.id)
         }
     }

@@ -17,7 +17,7 @@ extension StoreNode {
         removeDuplicates equating: Equating<State>?,
         _ handler: @escaping @Sendable (State) -> Void
     ) -> Subscription {
-        let gate = CallGate()
+        let gate = CallGate(callingThread: tree.callingThread)
         let id = UUID()
         // Not `equating.map`: its generic result would wrap the filter in two reabstraction thunks,
         // called for every state.
