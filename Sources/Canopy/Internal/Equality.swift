@@ -1,9 +1,20 @@
 /// Finds `==` for a type when it is `Equatable`, once per type, so that code generic over an
 /// unconstrained type can compare values without a dynamic cast per comparison.
 enum Equality {
-    /// The comparators found so far, by type (`nil` for a type that is not `Equatable`). A node asks once,
-    /// when it is made; sharing the closure keeps it from costing every node an allocation.
-    private static let found = LockedValue<[ObjectIdentifier: (any Sendable)?]>([:])
+    /// The comparators found so far, by type. A node asks once, when it is made; sharing the closure
+    /// keeps it from costing every node an allocation.
+    private static let found = LockedValue<[ObjectIdentifier: any Sendable]>([:])
+
+    /// The comparator found for `Value`, or `nil` for a type that is not `Equatable`. A class, so that
+    /// reading it back from the table is a class cast: casting the closure itself back out of `any Sendable`
+    /// wrapped it in a new 40-byte context for each node.
+    private final class Found<Value>: Sendable {
+        let isEqual: (@Sendable (Value, Value) -> Bool)?
+
+        init(_ isEqual: (@Sendable (Value, Value) -> Bool)?) {
+            self.isEqual = isEqual
+        }
+    }
 
     /// `==` for `Value` when `Value` is `Equatable` and plain data (no references inside), otherwise
     /// `nil`.
@@ -19,8 +30,8 @@ enum Equality {
     /// `==` for `Value` when `Value` conforms to `Equatable`, otherwise `nil`.
     static func comparator<Value>(for _: Value.Type) -> (@Sendable (Value, Value) -> Bool)? {
         let key = ObjectIdentifier(Value.self)
-        if let known = found.withLock({ $0[key] }) {
-            return known as? @Sendable (Value, Value) -> Bool
+        if let known = found.withLock({ $0[key] }) as? Found<Value> {
+            return known.isEqual
         }
         let comparator: (@Sendable (Value, Value) -> Bool)? =
             if let equatable = Value.self as? any Equatable.Type {
@@ -28,7 +39,7 @@ enum Equality {
             } else {
                 nil
             }
-        found.withLock { $0[key] = .some(comparator) }
+        found.withLock { $0[key] = Found(comparator) }
         return comparator
     }
 

@@ -1,23 +1,16 @@
 import Dispatch
 import Synchronization
 
-#if canImport(Darwin)
-import Darwin
-#elseif canImport(Glibc)
-import Glibc
-#elseif canImport(Musl)
-import Musl
-#endif
-
 /// Lets a subscription's handler be called until the gate is closed, and makes closing wait out a call
 /// already in progress, so that once ``close()`` returns the handler is not running and never runs
 /// again.
 ///
-/// The calls all happen on the tree's queue, one at a time. A call marks the gate busy (one atomic
-/// compare-and-exchange), notes its thread, and clears both when it returns: no lock and no allocation
-/// per call. ``close()`` from another thread during a call registers as a waiter and blocks until the
-/// call returns; ``close()`` from inside the handler (the thread noted) returns at once, and the call
-/// goes on to its end. A handler must not wait for a thread that is closing its own gate.
+/// The calls all happen on the tree's queue, one at a time, while the tree's ``CallingThread`` notes
+/// the thread making them. A call marks the gate busy (one atomic compare-and-exchange) and clears it
+/// when it returns: no lock and no allocation per call. ``close()`` from another thread during a call
+/// registers as a waiter and blocks until the call returns; ``close()`` from inside the handler (on the
+/// thread noted) returns at once, and the call goes on to its end. A handler must not wait for a thread
+/// that is closing its own gate.
 final class CallGate: Sendable {
     // The state word: bit 0 is set during a call, bit 1 once closed, and the bits above count the
     // closers waiting for the call to return.
@@ -26,14 +19,16 @@ final class CallGate: Sendable {
     private static let oneWaiter = 4
 
     private let state = Atomic<Int>(0)
-    /// The thread of the call in progress, or 0; set after bit 0 and cleared before it.
-    private let caller = Atomic<UInt>(0)
+    /// The thread calling the tree's observers, which makes this gate's calls.
+    private let callingThread: CallingThread
     /// Signalled once per waiter when a call that had waiters returns.
     private let returned = DispatchSemaphore(value: 0)
     /// Mirrors bit 1 for readers such as `Subscription.isCancelled`.
     let flag = CancellationFlag()
 
-    init() {}
+    init(callingThread: CallingThread) {
+        self.callingThread = callingThread
+    }
 
     /// Runs `body` unless the gate is closed; returns whether it ran. Called only on the tree's queue.
     @inline(__always)
@@ -41,9 +36,7 @@ final class CallGate: Sendable {
         guard state.compareExchange(expected: 0, desired: Self.calling, ordering: .acquiring).exchanged else {
             return false  // closed: calls never overlap, so nothing else can be set here
         }
-        caller.store(Self.currentThread, ordering: .relaxed)
         body()
-        caller.store(0, ordering: .relaxed)
         if !state.compareExchange(expected: Self.calling, desired: 0, ordering: .releasing).exchanged {
             releaseWaiters()
         }
@@ -57,7 +50,7 @@ final class CallGate: Sendable {
         var current = state.load(ordering: .acquiring)
         while true {
             let inCall = current & Self.calling != 0
-            let mustWait = inCall && caller.load(ordering: .relaxed) != Self.currentThread
+            let mustWait = inCall && !callingThread.isCurrent
             let desired = (current | Self.closed) + (mustWait ? Self.oneWaiter : 0)
             let (exchanged, original) = state.compareExchange(
                 expected: current,
@@ -82,13 +75,5 @@ final class CallGate: Sendable {
         for _ in 0..<(previous / Self.oneWaiter) {
             returned.signal()
         }
-    }
-
-    private static var currentThread: UInt {
-        #if canImport(Darwin)
-        UInt(bitPattern: pthread_self())
-        #else
-        UInt(pthread_self())
-        #endif
     }
 }

@@ -12,7 +12,9 @@ struct ChildList {
     private var entries: [Entry] = []
     /// When `entries` reaches this size, ``add(_:)`` drops stale entries first. Doubling it after each
     /// pass keeps adding O(1) amortised however many children come and go.
-    private var pruneThreshold = 8
+    /// 32 bits, so that the list takes 12 bytes of its node (a node cannot hold 2³¹ children: see
+    /// ``TreeNode/indexInParent``).
+    private var pruneThreshold: Int32 = 8
 
     var isEmpty: Bool { entries.isEmpty }
 
@@ -21,9 +23,9 @@ struct ChildList {
 
     /// Adds `child`, which has just attached.
     mutating func add(_ child: TreeNode) {
-        if entries.count >= pruneThreshold {
+        if entries.count >= Int(pruneThreshold) {
             forEachLive { _ in }
-            pruneThreshold = max(8, 2 * entries.count)
+            pruneThreshold = Int32(clamping: max(8, 2 * entries.count))
         }
         entries.append(Entry(node: child, generation: child.attachGeneration))
     }

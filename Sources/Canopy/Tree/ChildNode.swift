@@ -8,15 +8,22 @@ final class ChildNode<ParentState: Sendable, Local: Sendable, State: Sendable, A
 {
     // Safety: `local`, `reducer` and `lastChanged` are used only on the tree's queue, like `TreeNode`'s
     // fields.
-    let parent: StateNode<ParentState, Action>
+    /// Whether the last action this node reduced may have changed `local`. First, so that it packs
+    /// beside the last `Bool` of `StateNode`.
+    @exclusivity(unchecked) private var lastChanged = true
     @exclusivity(unchecked) private var local: Local
     /// The child's reducer, followed by its after-reduce steps once some are added.
     @exclusivity(unchecked) private var reducer: Reducer<Local, Action>
     private let compose: @Sendable (ParentState, Local) -> State
     /// `==` when `Local` is `Equatable` plain data (found once, here).
     private let isEqual: (@Sendable (Local, Local) -> Bool)?
-    /// Whether the last action this node reduced may have changed `local`.
-    @exclusivity(unchecked) private var lastChanged = true
+
+    /// The parent, typed: `parentNode`, which `init` sets to it (a second stored reference would cost
+    /// every child store 8 bytes).
+    var parent: StateNode<ParentState, Action> {
+        // Safety: `init` passes `parent`, a `StateNode<ParentState, Action>`, as `parentNode`, a `let`.
+        unsafeDowncast(parentNode.unsafelyUnwrapped, to: StateNode<ParentState, Action>.self)
+    }
 
     init(
         parent: StateNode<ParentState, Action>,
@@ -24,7 +31,6 @@ final class ChildNode<ParentState: Sendable, Local: Sendable, State: Sendable, A
         reducer: @escaping Reducer<Local, Action>,
         compose: @escaping @Sendable (ParentState, Local) -> State
     ) {
-        self.parent = parent
         self.local = initialState
         self.reducer = reducer
         self.compose = compose

@@ -17,12 +17,11 @@ class StateNode<State: Sendable, Action: Sendable>: ActionNode<Action>, StoreNod
     // held by whoever handed it to `process`). `cache` points at memory for one `State`, allocated in
     // `init`, initialised exactly while `hasCache` is true, and freed in `deinit`.
     final let cache = UnsafeMutablePointer<State>.allocate(capacity: 1)
-    @exclusivity(unchecked) private final var hasCache = false
     @exclusivity(unchecked) private final var observers: ObserverStorage<State>?
     /// Where each observer is in `observers`, once there are more than ``observerIndexThreshold``, so
     /// that subscribing and cancelling never scan a long list. Most nodes have one or two observers,
-    /// and a dictionary would more than double what they cost in memory.
-    @exclusivity(unchecked) private final var observerIndex: [ObserverKey: Int]?
+    /// and need none.
+    @exclusivity(unchecked) private final var observerIndex: ObserverIndex?
 
     deinit {
         if hasCache {
@@ -96,15 +95,22 @@ class StateNode<State: Sendable, Action: Sendable>: ActionNode<Action>, StoreNod
     // MARK: Observers
 
     override final func notifyObservers() {
-        guard let observers else { return }
-        let dead = observers.notify(cache.pointee)
-        guard !dead.isEmpty else { return }
+        guard let dead = Self.notify(&observers, cache.pointee) else { return }
         // Compacting renumbers the slots, so it waits until every dead observer is gone.
         for slot in dead {
             removeObserver(at: slot, compacting: false)
         }
         compactObserversIfSparse()
         detachIfUnused()
+    }
+
+    /// Calls the observers in `observers` with `state`; returns the slots of those that answered `.dead`.
+    ///
+    /// The list comes in `inout`, an exclusive access, so the compiler borrows it in place: read from
+    /// the property as a value, it would be retained and released on each walk.
+    @inline(__always)
+    private static func notify(_ observers: inout ObserverStorage<State>?, _ state: State) -> [Int]? {
+        observers?.notify(state)
     }
 
     final func addObserver(_ observer: Observer<State>) {
@@ -116,13 +122,19 @@ class StateNode<State: Sendable, Action: Sendable>: ActionNode<Action>, StoreNod
             let slot = observers.unsafelyUnwrapped.append(observer)
             observerCount += 1
             listenersChanged()
-            if observerIndex != nil {
-                observerIndex?[ObserverKey(observer.id)] = slot
+            if let observerIndex {
+                if !observerIndex.insert(observer.id, slot: slot) {
+                    rebuildObserverIndex()
+                }
             } else if observerCount > Self.observerIndexThreshold {
                 rebuildObserverIndex()
             }
         }
-        if observer.observe(state) == .dead {
+        let current = state
+        let outer = tree.callingThread.enter()
+        let status = observer.observe(current)
+        tree.callingThread.leave(restoring: outer)
+        if status == .dead {
             removeObserver(id: observer.id)
         }
     }
@@ -138,15 +150,16 @@ class StateNode<State: Sendable, Action: Sendable>: ActionNode<Action>, StoreNod
     private static var observerIndexThreshold: Int { 8 }
 
     private final func slot(of id: UUID) -> Int? {
+        guard let observers else { return nil }
         if let observerIndex {
-            return observerIndex[ObserverKey(id)]
+            return observerIndex.slot(of: id, in: observers)
         }
-        return observers?.slot(of: id)
+        return observers.slot(of: id)
     }
 
     private final func removeObserver(at slot: Int, compacting: Bool = true) {
         guard let observers, let id = observers.remove(at: slot) else { return }
-        observerIndex?[ObserverKey(id)] = nil
+        observerIndex?.remove(id, slot: slot)
         observerCount -= 1
         listenersChanged()
         if compacting {
@@ -184,7 +197,7 @@ class StateNode<State: Sendable, Action: Sendable>: ActionNode<Action>, StoreNod
             observerIndex = nil
             return
         }
-        observerIndex = observers.index()
+        observerIndex = ObserverIndex.make(for: observers)
     }
 
     /// The number of observers (tests look at it).
@@ -242,6 +255,10 @@ class StateNode<State: Sendable, Action: Sendable>: ActionNode<Action>, StoreNod
 
     /// What `use(_:resolvers:)` attached so far.
     @exclusivity(unchecked) private final var middlewareSetup: MiddlewareSetup<State, Action>?
+
+    /// Whether `cache` is initialised. The last stored field, so that a subclass's first `Bool` packs
+    /// beside it.
+    @exclusivity(unchecked) private final var hasCache = false
 
     /// On the queue: adds `middlewares` (after those already attached) and `resolvers`, and rebuilds the
     /// node's chain.

@@ -17,21 +17,17 @@ extension StoreNode {
         removeDuplicates equating: Equating<State>?,
         _ handler: @escaping @Sendable (State) -> Void
     ) -> Subscription {
-        // The filter and the handler run inside the gate, so a cancel from another thread waits out a
-        // call in progress and no call starts after it returns.
-        let gate = CallGate()
+        let gate = CallGate(callingThread: tree.callingThread)
         let id = UUID()
-        let filter = equating.map { StateDeduplicator.filter($0, queue: queue) }
-        subscribe(
-            Observer(id: id) { state in
-                let called = gate.withCall {
-                    if filter?(state) ?? true {
-                        handler(state)
-                    }
-                }
-                return called ? .active : .dead
-            }
-        )
+        // Not `equating.map`: its generic result would wrap the filter in two reabstraction thunks,
+        // called for every state.
+        let filter: (@Sendable (State) -> Bool)?
+        if let equating {
+            filter = StateDeduplicator.filter(equating, queue: queue)
+        } else {
+            filter = nil
+        }
+        subscribe(GatedHandler(gate: gate, filter: filter, handler: handler).observer(id: id))
         return Subscription(gate: gate, onCancel: observerRemover(id: id))
     }
 

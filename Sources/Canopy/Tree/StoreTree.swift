@@ -38,6 +38,9 @@ final class StoreTree: @unchecked Sendable {
     /// Work started by id (`MiddlewareContext.run(id:cancelInFlight:operation:)`), cancelled with the
     /// tree.
     let tasks: TaskRegistry
+    /// The thread calling observers, during a walk down or a new observer's first call: what lets a
+    /// subscription's gate tell a cancel from inside its handler without noting its caller each call.
+    let callingThread = CallingThread()
     /// The one observer of the tree's runtime events, if any.
     let diagnostics: (any StoreDiagnostics)?
     /// Whether some node of the tree has middleware (then `process` runs the middleware stage).
@@ -337,6 +340,8 @@ final class StoreTree: @unchecked Sendable {
     private func publishDown() -> Int {
         var notified = 0
         guard path.count > 0 else { return notified }
+        let outer = callingThread.enter()
+        defer { callingThread.leave(restoring: outer) }
         let top = path.count - 1
         stack.append(Visit(node: path[top], isRetained: false, parentChanged: false, pathIndex: top))
         while let visit = stack.popLast() {

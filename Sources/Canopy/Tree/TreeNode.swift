@@ -24,29 +24,39 @@ class TreeNode: @unchecked Sendable {
     final let parentNode: TreeNode?
     /// The root, for every node but the root itself (which would otherwise hold itself).
     private final let rootNode: TreeNode?
-    /// The number of ancestors.
-    final let depth: Int
-    /// The number of children made before this one from the same parent: this node's place in a
-    /// ``StoreID``.
-    final let indexInParent: Int
+    // The stored fields are laid out for size (W4 counts the bytes of each child store): the 32-bit
+    // fields each follow one that leaves four bytes free (`children` is 12 bytes), and `isAttached`
+    // comes last, so that the subclasses' first `Bool` packs beside it instead of after seven bytes of
+    // padding.
     /// How many children have been made from this node.
     private final let childrenMade = Atomic<Int>(0)
     /// The node's attached children, in the order they attached.
     @exclusivity(unchecked) final var children = ChildList()
-    @exclusivity(unchecked) final var isAttached: Bool
+    /// The number of ancestors, stored in 32 bits (see ``depth``).
+    private final let storedDepth: Int32
     /// Incremented on each attach, so an entry left in the parent's ``children`` by an earlier attach
     /// is recognised as stale.
     @exclusivity(unchecked) final var attachGeneration: UInt64 = 0
     /// The observers of this node.
     @exclusivity(unchecked) final var observerCount = 0
+    /// The number of children made before this one from the same parent, stored in 32 bits (see
+    /// ``indexInParent``).
+    private final let storedIndexInParent: Int32
+    @exclusivity(unchecked) final var isAttached: Bool
 
     /// Creates a root (no parent, always attached) or a node below `parent`.
     init(tree: StoreTree, parent: TreeNode?) {
         self.tree = tree
         self.parentNode = parent
         self.rootNode = parent.map(\.root)
-        self.depth = parent.map { $0.depth + 1 } ?? 0
-        self.indexInParent = parent?.childrenMade.wrappingAdd(1, ordering: .relaxed).oldValue ?? 0
+        let depth = parent.map { $0.depth + 1 } ?? 0
+        let indexInParent = parent?.childrenMade.wrappingAdd(1, ordering: .relaxed).oldValue ?? 0
+        precondition(
+            depth <= Int32.max && indexInParent <= Int32.max,
+            "A store tree holds at most \(Int32.max) levels and \(Int32.max) children per store"
+        )
+        self.storedDepth = Int32(depth)
+        self.storedIndexInParent = Int32(indexInParent)
         self.isAttached = parent == nil
     }
 
@@ -57,6 +67,17 @@ class TreeNode: @unchecked Sendable {
         if depth > 0, depth.isMultiple(of: Self.releaseHop), let parentNode {
             tree.queue.async { withExtendedLifetime(parentNode) {} }
         }
+    }
+
+    /// The number of ancestors.
+    final var depth: Int {
+        Int(storedDepth)
+    }
+
+    /// The number of children made before this one from the same parent: this node's place in a
+    /// ``StoreID``.
+    final var indexInParent: Int {
+        Int(storedIndexInParent)
     }
 
     /// How many levels a chain of deinits may nest before the release moves to the tree's queue.

@@ -137,6 +137,27 @@ import Testing
         #expect(subscription.isCancelled)
     }
 
+    @Test func cancelFromInsideTheFirstCallReturnsAndStopsLaterCalls() async {
+        let store = counter()
+        let recorder = StateRecorder<Int>()
+        let holder = LockedValue<Subscription?>(nil)
+        // The queue is held up until the token is in place, so the first call (the current state, on
+        // subscribing) is the one that cancels.
+        let gate = Gate()
+        store.queue.async { gate.pass() }
+        let subscription = store.subscribe { state in
+            recorder.record(state)
+            holder.withLock { $0 }?.cancel()  // re-entrant, in the first call: must not deadlock
+            recorder.record(-1)
+        }
+        holder.withLock { $0 = subscription }
+        gate.open()
+        store.dispatch(1)
+        await store.send(1)
+        #expect(recorder.values == [0, -1])
+        #expect(subscription.isCancelled)
+    }
+
     @Test func releasingTheLastTokenInsideTheHandlerStopsIt() async {
         let store = counter()
         let recorder = StateRecorder<Int>()
