@@ -22,11 +22,10 @@ struct AfterReduce<Value>: Sendable {
     /// - Parameter state: The address of the node's own state, valid for the whole call.
     @inline(__always)
     func run(at state: UnsafeMutableRawPointer) {
-        // Safety: `offset` is what `MemoryLayout.offset(of:)` returned for a writable key path from the
-        // node's own state to a `Value` (see `StateNode.ownStateOffset(of:)`), so a `Value` is stored
-        // inline there; `flag` is, likewise, the offset of a `Bool` stored inline in `Value` (checked to
-        // lie inside it when the step was added; its caller vouches for the type).
         let value = state.advanced(by: offset)
+        // Safety: `offset` is `MemoryLayout.offset(of:)` of a writable key path from the node's own state
+        // to a `Value` (`StateNode.ownStateOffset(of:)`), so a `Value` is stored inline there; `flag` is
+        // the offset of a `Bool` stored inline in `Value` (checked to lie inside it when added).
         if value.load(fromByteOffset: flag, as: Bool.self) {
             step(value.assumingMemoryBound(to: Value.self))
         }
