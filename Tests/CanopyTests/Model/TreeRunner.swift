@@ -133,7 +133,16 @@ final class TreeRunner {
             )
         case .makeView(let parent, let stateMap, let actionMap):
             guard let parent = pick(parent, among: held), let store = real[parent]?.flat else { return nil }
-            let view = store.map(state: { stateMap.apply($0) }).map(actions: { actionMap.apply($0) })
+            let mapped = store.map(state: { stateMap.apply($0) })
+            let view: StateStore<[Int], ModelAction>
+            if actionMap == .triple {
+                // Through an action of another type and back: the children of such a view get their
+                // actions as work items (`ActionNode.push` with no inbox), not through the root's inbox.
+                view = mapped.map(actions: { (translated: TranslatedAction) in actionMap.apply(translated.action) })
+                    .map(actions: { TranslatedAction(action: $0) })
+            } else {
+                view = mapped.map(actions: { actionMap.apply($0) })
+            }
             _ = model.add(.view(parent: parent, state: stateMap, action: actionMap))
             let weakView = view.weakStore()
             weakDispatches.append { weakView.dispatch($0) }
@@ -374,4 +383,9 @@ final class TreeRunner {
         if let cap, actual.count == cap { return reachable.contains(true) }
         return reachable[expected.count]
     }
+}
+
+/// A model action wrapped in another type, so that a view changes the action type on the way up.
+private struct TranslatedAction: Sendable {
+    let action: ModelAction
 }
