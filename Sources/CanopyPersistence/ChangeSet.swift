@@ -41,15 +41,19 @@ public struct ChangeSet<ID: Hashable & Sendable>: Sendable, Equatable {
     public var isEmpty: Bool { !hasChanges }
 
     /// The ids that changed, in the order they first changed.
+    @inlinable
     public var ids: [ID] { sequence }
 
     /// The ids whose latest change is an upsert, in the order they first changed.
+    @inlinable
     public var upserted: [ID] { sequence.filter { changes[$0] == .upserted } }
 
     /// The ids whose latest change is a deletion, in the order they first changed.
+    @inlinable
     public var deleted: [ID] { sequence.filter { changes[$0] == .deleted } }
 
     /// The latest change of `id`, or `nil` when it did not change.
+    @inlinable
     public subscript(id: ID) -> Change? { changes[id] }
 
     /// Records that `id` now has `change`, replacing what was recorded for it.

@@ -25,10 +25,23 @@ extension StateStore {
     ///     `with(_:reducer:)`, a path into its local part (`\.1.items`), not into its parent's.
     ///   - writer: Stores the batches.
     ///   - options: The debounce, the retry policy and who hears about writes.
+    @inlinable
     public func persist<Writer: StateWriter>(
         _ keyPath: WritableKeyPath<State, EntityStore<Writer.Entity>>,
         to writer: Writer,
         options: PersistenceOptions = PersistenceOptions()
+    ) {
+        // Inlined, so that the pending-change operations are compiled for the concrete entity type.
+        register(keyPath, to: writer, options: options, operations: .specialized())
+    }
+
+    /// `persist(_:to:options:)`, with the operations its caller compiled.
+    @usableFromInline
+    func register<Writer: StateWriter>(
+        _ keyPath: WritableKeyPath<State, EntityStore<Writer.Entity>>,
+        to writer: Writer,
+        options: PersistenceOptions,
+        operations: PendingOperations<Writer.Entity>
     ) {
         guard let offset = ownStateOffset(of: keyPath) else {
             preconditionFailure(
@@ -47,7 +60,8 @@ extension StateStore {
                 options: options,
                 rank: coordinator.nextRank(depth: access.depth),
                 coordinator: coordinator,
-                node: access.nodeObject
+                node: access.nodeObject,
+                operations: operations
             )
             coordinator.register(slot)
             let (drain, isNew) = coordinator.drain(of: access.nodeObject, at: offset) {

@@ -40,6 +40,7 @@ final class WriterSlot<Writer: StateWriter>: PersistenceSlot, EntitySink, @unche
     /// The node of the store the writer watches: the slot outlives it only until its changes are written.
     private weak var node: AnyObject?
     private var pending = PendingChanges<Writer.Entity>()
+    private let operations: PendingOperations<Writer.Entity>
     var failures = 0
 
     init(
@@ -47,8 +48,10 @@ final class WriterSlot<Writer: StateWriter>: PersistenceSlot, EntitySink, @unche
         options: PersistenceOptions,
         rank: (depth: Int, registration: Int),
         coordinator: PersistenceCoordinator,
-        node: AnyObject
+        node: AnyObject,
+        operations: PendingOperations<Writer.Entity>
     ) {
+        self.operations = operations
         self.writer = writer
         self.options = options
         self.rank = rank
@@ -64,7 +67,7 @@ final class WriterSlot<Writer: StateWriter>: PersistenceSlot, EntitySink, @unche
     var isOrphaned: Bool { node == nil }
 
     func receive(_ changes: ChangeSet<Writer.Entity.ID>, from store: EntityStore<Writer.Entity>) {
-        pending.add(changes, from: store)
+        operations.add(&pending, changes, store)
         if !pending.isEmpty {
             coordinator?.changesArrived(options)
         }
@@ -74,8 +77,9 @@ final class WriterSlot<Writer: StateWriter>: PersistenceSlot, EntitySink, @unche
         guard !pending.isEmpty else { return nil }
         let taken = pending
         pending = PendingChanges(followingOrderOf: taken)
-        let batch = taken.batch
+        let batch = operations.batch(taken)
         let writer = self.writer
+        let merge = operations.merge
         return TakenBatch(
             slot: self,
             writer: name,
@@ -85,7 +89,7 @@ final class WriterSlot<Writer: StateWriter>: PersistenceSlot, EntitySink, @unche
             write: { try await writer.write(batch) },
             restore: { [weak self] in
                 guard let self else { return }
-                self.pending = taken.merged(under: self.pending)
+                self.pending = merge(taken, self.pending)
             }
         )
     }
