@@ -161,15 +161,24 @@ struct Session: Sendable {
             console.notice("\(waiting == 1 ? "1 reminder had" : "\(waiting) reminders had") not fired yet; dropped")
         }
         guard board.environment.writer != nil else { return true }
-        do {
-            try await board.tasks.flush()
-            return true
-        } catch {
-            console.error(
-                "could not save the board to \(tasksPath ?? "the data folder") "
-                    + "(\(ErrorText.describe(error.underlying))); the changes that were not saved are lost"
-            )
-            return false
+        // A database another process keeps locked is worth a few more tries before the run gives up
+        // what it could not save; any other failure is final at once.
+        var attempts = 0
+        while true {
+            do {
+                try await board.tasks.flush()
+                return true
+            } catch {
+                attempts += 1
+                if attempts < 3, (error.underlying as? TaskDatabaseError)?.kind == .locked {
+                    continue
+                }
+                console.error(
+                    "could not save the board to \(tasksPath ?? "the data folder") "
+                        + "(\(ErrorText.describe(error.underlying))); the changes that were not saved are lost"
+                )
+                return false
+            }
         }
     }
 

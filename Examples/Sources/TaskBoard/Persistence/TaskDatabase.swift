@@ -54,16 +54,36 @@ final class TaskDatabase: Sendable {
         do {
             queue = try DatabaseQueue(path: url.path, configuration: configuration)
             if !options.readOnly {
-                try queue.writeWithoutTransaction { db in
-                    // Persistent in the file: set once, a no-op afterwards.
-                    try db.execute(sql: "PRAGMA journal_mode = WAL")
-                    try db.execute(sql: "PRAGMA synchronous = FULL")
+                try Self.retryingDeadlock(for: options.busyTimeout) {
+                    try queue.writeWithoutTransaction { db in
+                        // Persistent in the file: set once, a no-op afterwards.
+                        try db.execute(sql: "PRAGMA journal_mode = WAL")
+                        try db.execute(sql: "PRAGMA synchronous = FULL")
+                    }
                 }
             }
         } catch {
             throw TaskDatabaseError(error, path: url.path, busyTimeout: options.busyTimeout)
         }
         try migrate()
+    }
+
+    /// Runs `body`, again after a short pause while it fails with `SQLITE_BUSY`, for up to `timeout`
+    /// seconds.
+    ///
+    /// Two processes that open a new database at once both switch it from the rollback journal to WAL,
+    /// which needs the exclusive lock while each holds a shared one: SQLite sees the deadlock and fails
+    /// one of them at once, without waiting out the busy timeout. Trying again after the other is done
+    /// is what the busy timeout would have done.
+    private static func retryingDeadlock(for timeout: TimeInterval, _ body: () throws -> Void) throws {
+        let deadline = Date().addingTimeInterval(timeout)
+        while true {
+            do {
+                return try body()
+            } catch let error as DatabaseError where error.resultCode == .SQLITE_BUSY && Date() < deadline {
+                Thread.sleep(forTimeInterval: 0.02)
+            }
+        }
     }
 
     /// Closes the connection; the database must not be used afterwards.
