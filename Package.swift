@@ -14,9 +14,14 @@ let package = Package(
         .target(name: "Canopy"),
         .target(name: "CanopyTesting", dependencies: ["Canopy"]),
         .target(name: "CanopyPersistence", dependencies: ["Canopy"]),
-        .testTarget(name: "CanopyTests", dependencies: ["Canopy"]),
+        // What more than one test target needs: the bounded waits.
+        .target(name: "CanopyTestSupport", dependencies: ["Canopy"], path: "Tests/CanopyTestSupport"),
+        .testTarget(name: "CanopyTests", dependencies: ["Canopy", "CanopyTestSupport"]),
         .testTarget(name: "CanopyTestingTests", dependencies: ["Canopy", "CanopyTesting"]),
-        .testTarget(name: "CanopyPersistenceTests", dependencies: ["Canopy", "CanopyPersistence"]),
+        .testTarget(
+            name: "CanopyPersistenceTests",
+            dependencies: ["Canopy", "CanopyPersistence", "CanopyTestSupport"]
+        ),
         // Puredux-style call sites, compiled as a Puredux user's project is: once in Swift 5 language mode,
         // once in Swift 6. The Swift 5 target's files are symbolic links to the Swift 6 target's.
         .testTarget(

@@ -1,5 +1,5 @@
 import Canopy
-import Dispatch
+import CanopyTestSupport
 import Testing
 
 /// A value behind a lock that a test can wait on until it satisfies a condition, within a bound.
@@ -47,26 +47,4 @@ final class Watched<Value: Sendable>: Sendable {
             if ready { resume(()) }
         }
     }
-}
-
-private let waitBoundSeconds = 20
-
-/// Suspends until `start` passes a value to the function it receives; after the bound, records an issue
-/// at `sourceLocation` naming `what`, and returns `nil`.
-func boundedWait<Value: Sendable>(
-    for what: @autoclosure () -> String,
-    sourceLocation: SourceLocation,
-    _ start: (_ resume: @escaping @Sendable (Value) -> Void) -> Void
-) async -> Value? {
-    let value = await withCheckedContinuation { (continuation: CheckedContinuation<Value?, Never>) in
-        let once = LockedValue<CheckedContinuation<Value?, Never>?>(continuation)
-        DispatchQueue.global().asyncAfter(deadline: .now() + .seconds(waitBoundSeconds)) {  // allowed: a bound
-            once.exchange(nil)?.resume(returning: nil)
-        }
-        start { once.exchange(nil)?.resume(returning: $0) }
-    }
-    if value == nil {
-        Issue.record("Timed out after \(waitBoundSeconds) s waiting for \(what())", sourceLocation: sourceLocation)
-    }
-    return value
 }

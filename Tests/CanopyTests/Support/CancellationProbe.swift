@@ -1,3 +1,4 @@
+import CanopyTestSupport
 import Dispatch
 
 /// Records what an async effect body goes through — started, cancelled, finished — so a test can check

@@ -1,3 +1,4 @@
+import CanopyTestSupport
 import Dispatch
 import Testing
 

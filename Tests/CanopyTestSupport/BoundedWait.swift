@@ -1,13 +1,14 @@
-import Dispatch
-import Testing
+import Canopy
+package import Dispatch
+package import Testing
 
-@testable import Canopy
+// The bounded waits every test target's helpers use (`CanopyTestSupport`, a target of the tests only).
 
 /// How long a test helper waits for a signal before it records a failure and lets the test go on.
 ///
 /// A safety net, never a way to synchronise: every wait in the tests ends on an explicit signal, and
 /// the bound only turns a bug that would hang the run into a failure that names the waiting test.
-let waitBoundSeconds = 20
+package let waitBoundSeconds = 20
 
 private var waitBound: DispatchTime { .now() + .seconds(waitBoundSeconds) }
 
@@ -26,7 +27,7 @@ private final class ResumeOnce<Value: Sendable>: Sendable {
 
 /// Suspends until `start` passes a value to the function it receives, and returns that value; after
 /// the bound, records an issue at `sourceLocation` that names `what`, and returns `nil`.
-func boundedWait<Value: Sendable>(
+package func boundedWait<Value: Sendable>(
     for what: @autoclosure () -> String,
     sourceLocation: SourceLocation,
     _ start: (_ resume: @escaping @Sendable (Value) -> Void) -> Void
@@ -45,7 +46,7 @@ func boundedWait<Value: Sendable>(
 /// Blocks until `semaphore` is signalled; after the bound, records an issue at `sourceLocation` that
 /// names `what`, and returns `false`.
 @discardableResult
-func boundedWait(
+package func boundedWait(
     on semaphore: DispatchSemaphore,
     for what: @autoclosure () -> String,
     sourceLocation: SourceLocation
