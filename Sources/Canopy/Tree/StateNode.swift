@@ -177,19 +177,28 @@ class StateNode<State: Sendable, Action: Sendable>: ActionNode<Action>, StoreNod
     /// Makes `observers` have room for one more.
     private final func makeRoomForObserver() {
         guard let observers else {
-            // Most nodes have one or two observers; the list doubles when it must.
+            // Most nodes have one or two observers; the list grows when it must.
             self.observers = ObserverStorage.make(capacity: 1)
             return
         }
         if !observers.hasRoom {
             if observers.live == observers.used {
-                // No empty slot: double the list and keep every slot (the index stays as it is).
-                self.observers = observers.grown(capacity: 2 * observers.used)
+                // No empty slot: grow the list and keep every slot (the index stays as it is).
+                self.observers = observers.grown(capacity: Self.grownCapacity(observers.used))
             } else {
-                self.observers = observers.compacted(capacity: Swift.max(2 * observers.live, observers.live + 1))
+                self.observers = observers.compacted(capacity: Self.grownCapacity(observers.live))
                 rebuildObserverIndex()
             }
         }
+    }
+
+    /// The room to give a full list of `count` observers: half as much again (and at least one more).
+    ///
+    /// Growing by 1.5 rather than 2 leaves a long list a sixth empty on average instead of a quarter,
+    /// for about one more move per observer over the list's growth: moving a slot costs a few
+    /// instructions, and a slot is 32 bytes per observer for as long as the list lives.
+    private static func grownCapacity(_ count: Int) -> Int {
+        count + Swift.max(1, count / 2)
     }
 
     private final func rebuildObserverIndex() {
