@@ -28,7 +28,7 @@ public struct StateStore<State: Sendable, Action: Sendable>: Store {
         childOf parent: StateStore<ParentState, Action>,
         initialState: ChildState,
         reducer: @escaping Reducer<ChildState, Action>,
-        compose: @escaping @Sendable (ParentState, ChildState) -> State
+        compose: @escaping Compose<ParentState, ChildState, State>
     ) {
         self.node = ChildNode(
             parent: parent.node.nodeForChildren(),
@@ -158,7 +158,15 @@ public struct StateStore<State: Sendable, Action: Sendable>: Store {
             childOf: self,
             initialState: initialState,
             reducer: reducer,
-            compose: { ($0, $1) }
+            compose: { parent, local, cache, isInitialized in
+                // Safety: the child passes its parent's current state, its own local state and its
+                // cache, all valid for the call (`ChildNode.recompute`).
+                if isInitialized {
+                    cache.pointee = (parent.pointee, local.pointee)
+                } else {
+                    cache.initialize(to: (parent.pointee, local.pointee))
+                }
+            }
         )
     }
 

@@ -2,7 +2,8 @@
 ///
 /// It holds its parent strongly and is held by its parent only weakly, so releasing the last handle
 /// frees the local state at once. The pairing is a closure made where `with(_:reducer:)` is inlined, so
-/// it is compiled for the concrete types: building the pair costs no runtime type lookup per action.
+/// it is compiled for the concrete types: it writes the pair straight into the node's cache, with no
+/// runtime type lookup and no copy of either part through the unspecialised code.
 final class ChildNode<ParentState: Sendable, Local: Sendable, State: Sendable, Action: Sendable>:
     StateNode<State, Action>, @unchecked Sendable
 {
@@ -14,7 +15,7 @@ final class ChildNode<ParentState: Sendable, Local: Sendable, State: Sendable, A
     @exclusivity(unchecked) private var local: Local
     /// The child's reducer, followed by its after-reduce steps once some are added.
     @exclusivity(unchecked) private var reducer: Reducer<Local, Action>
-    private let compose: @Sendable (ParentState, Local) -> State
+    private let compose: Compose<ParentState, Local, State>
     /// `==` when `Local` is `Equatable` plain data (found once, here).
     private let isEqual: (@Sendable (Local, Local) -> Bool)?
 
@@ -29,7 +30,7 @@ final class ChildNode<ParentState: Sendable, Local: Sendable, State: Sendable, A
         parent: StateNode<ParentState, Action>,
         initialState: Local,
         reducer: @escaping Reducer<Local, Action>,
-        compose: @escaping @Sendable (ParentState, Local) -> State
+        compose: @escaping Compose<ParentState, Local, State>
     ) {
         self.local = initialState
         self.reducer = reducer
@@ -61,7 +62,17 @@ final class ChildNode<ParentState: Sendable, Local: Sendable, State: Sendable, A
     }
 
     override func recompute() {
-        setCachedState(compose(parent.cache.pointee, local))
+        let parentState = UnsafePointer(parent.cache)
+        let compose = self.compose
+        // Safety: `local` is this node's stored property, and the access lasts for the call only; the
+        // parent's cache is current (the walk down refreshes a parent before its children, and
+        // `refreshDetachedChain` an ancestor before its descendants) and stays allocated while the
+        // child holds its parent.
+        withUnsafePointer(to: &local) { local in
+            writeCachedState { cache, isInitialized in
+                compose(parentState, local, cache, isInitialized)
+            }
+        }
     }
 
     // MARK: After reduce
@@ -88,3 +99,15 @@ final class ChildNode<ParentState: Sendable, Local: Sendable, State: Sendable, A
         withUnsafeMutablePointer(to: &local) { afterReduce.run(at: UnsafeMutableRawPointer($0)) }
     }
 }
+
+/// Writes a child's state, made of its parent's state and its local state, into the child's cache:
+/// assigning when `isInitialized`, initialising otherwise. Made where `with(_:reducer:)` is inlined, so
+/// it is compiled for the concrete types.
+@usableFromInline
+typealias Compose<ParentState, Local, State> =
+    @Sendable (
+        _ parent: UnsafePointer<ParentState>,
+        _ local: UnsafePointer<Local>,
+        _ cache: UnsafeMutablePointer<State>,
+        _ isInitialized: Bool
+    ) -> Void

@@ -63,6 +63,15 @@ class StateNode<State: Sendable, Action: Sendable>: ActionNode<Action>, StoreNod
         hasCache = true
     }
 
+    /// On the queue: has `write` put the state in the cache in place; `write` gets the cache and
+    /// whether it holds a state already (to assign) or not yet (to initialise).
+    @inline(__always)
+    final func writeCachedState(_ write: (UnsafeMutablePointer<State>, _ isInitialized: Bool) -> Void) {
+        tree.assertOnQueue()
+        write(cache, hasCache)
+        hasCache = true
+    }
+
     /// On the queue: replaces the cached state.
     final func setCachedState(_ state: consuming State) {
         tree.assertOnQueue()
