@@ -15,7 +15,7 @@ import Musl
 /// Turns entries into JSON Lines and hands them to the recorder's output: a file or a closure.
 ///
 /// Used only on the ``ActionRecorder``'s serial queue (and in its `deinit`, when nothing else holds it).
-final class ActionLogWriter: @unchecked Sendable {
+final class ActionLogWriter<Action: Encodable & Sendable>: @unchecked Sendable {
     // Safety: every member is used on the recorder's serial queue only, or from the recorder's deinit
     // when no other reference exists, so the encoder and the file descriptor are never used by two
     // threads at once.
@@ -30,7 +30,7 @@ final class ActionLogWriter: @unchecked Sendable {
     /// Writes the lines of a batch; its buffer is kept from one batch to the next.
     private let json = JSONStreamWriter()
     /// The batch being written, swapped with the recorder's buffer so that both keep their capacity.
-    private var batch: [ActionLogBuffer.Pending] = []
+    private var batch: [ActionLogBuffer<Action>.Entry] = []
     private var isClosed = false
     /// Set by the first failed write: a write that failed may have left part of a line, so nothing is
     /// written after it, and a reader sees that part as the log's truncated last line.
@@ -74,7 +74,7 @@ final class ActionLogWriter: @unchecked Sendable {
 
     /// Writes what `buffer` holds, batch after batch, until it is empty; actions recorded meanwhile
     /// join the next batch instead of waking the queue again.
-    func drain(_ buffer: LockedValue<ActionLogBuffer>, failure: LockedValue<ActionLogError?>) {
+    func drain(_ buffer: SpinLockedValue<ActionLogBuffer<Action>>, failure: LockedValue<ActionLogError?>) {
         while buffer.withLock({ $0.take(into: &batch) }) {
             write(batch, failure: failure)
             batch.removeAll(keepingCapacity: true)
@@ -86,7 +86,7 @@ final class ActionLogWriter: @unchecked Sendable {
     /// The envelope around the action (the same keys, sorted, as ``ActionLogFormat/Entry``) is written
     /// directly and the action by a ``JSONStreamWriter``, into a buffer kept from batch to batch; an
     /// action that the stream writer cannot take goes through `JSONEncoder`.
-    private func write(_ batch: [ActionLogBuffer.Pending], failure: LockedValue<ActionLogError?>) {
+    private func write(_ batch: [ActionLogBuffer<Action>.Entry], failure: LockedValue<ActionLogError?>) {
         guard !isClosed, !writeFailed else { return }
         if json.bytes.capacity > Self.keptCapacity {
             json.bytes = []  // a burst made it large: let it go

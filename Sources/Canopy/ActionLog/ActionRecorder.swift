@@ -36,9 +36,11 @@ public import Foundation
 /// another version of the app is refused with a clear error instead of replaying wrongly. Write
 /// failures are kept, not lost: ``close()`` and ``flush()`` throw the first one.
 public final class ActionRecorder<Action: Encodable & Sendable>: Sendable {
-    private let buffer = LockedValue(ActionLogBuffer())
+    // A spin lock: the tree's queue holds it to append one entry, the recorder's queue to swap the
+    // buffer's array with an empty one.
+    @usableFromInline let buffer = SpinLockedValue(ActionLogBuffer<Action>())
     private let queue = DispatchQueue(label: "canopy.action-recorder", qos: .utility)
-    private let writer: ActionLogWriter
+    private let writer: ActionLogWriter<Action>
     private let failure = LockedValue<ActionLogError?>(nil)
 
     /// Creates a recorder that hands the log to `write`, a chunk of whole lines at a time.
@@ -105,28 +107,37 @@ public final class ActionRecorder<Action: Encodable & Sendable>: Sendable {
     ///
     /// - Parameter include: Says which actions to record; `nil` (the default) records them all.
     /// - Returns: A middleware for a tree whose actions are `Action`.
+    // Inlinable, like what it calls on the tree's queue: compiled in the app's module for its action
+    // type, so recording an action copies it into a typed buffer without boxing it or looking up type
+    // metadata.
+    @inlinable
     public func middleware<State>(recording include: (@Sendable (Action) -> Bool)? = nil) -> Middleware<State, Action> {
         guard let include else {
             return Middleware("action recorder") { [self] action, context in
-                record(action, store: context.target, time: context.now)
+                record(action, context.recordingStamp())
                 context.next(action)
             }
         }
         return Middleware("action recorder") { [self] action, context in
             if include(action) {
-                record(action, store: context.target, time: context.now)
+                record(action, context.recordingStamp())
             }
             context.next(action)
         }
     }
 
     /// Adds one action to the buffer; wakes the writer when it is idle. Any thread.
-    private func record(_ action: Action, store: StoreID, time: Double) {
-        // The action is boxed as an existential so that the buffer, and the code that fills it, are not
-        // generic: unspecialised generic code would look up type metadata on every action.
-        if buffer.withLock({ $0.append(action, store: store, time: time) }) {
-            queue.async { self.drainNow() }
+    @inlinable
+    func record(_ action: Action, _ stamp: (store: StoreID, time: Double)) {
+        if buffer.withLock({ $0.append(action, store: stamp.store, time: stamp.time) }) {
+            scheduleDrain()
         }
+    }
+
+    /// Makes the recorder's queue write what the buffer holds.
+    @usableFromInline
+    func scheduleDrain() {
+        queue.async { self.drainNow() }
     }
 
     /// Encodes and writes what the buffer holds. On the recorder's queue, or in `deinit`.

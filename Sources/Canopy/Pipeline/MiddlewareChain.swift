@@ -56,11 +56,11 @@ final class MiddlewareChain<State, Action>: Sendable {
         environment: MiddlewareEnvironment<Action>,
         startingAt startIndex: Int = 0
     ) -> MiddlewareResult {
-        var start = first
-        while let link = start, link.level < startIndex {
-            start = link.following
+        guard var start = first else { return .forwarded }
+        while start.level < startIndex {
+            guard let following = start.following else { return .forwarded }
+            start = following
         }
-        guard let start else { return .forwarded }
         assertOnQueue(environment.queue)
         let scratch = self.scratch
         precondition(!scratch.isRunning, "Internal inconsistency: a middleware chain was run from inside itself")
@@ -72,9 +72,10 @@ final class MiddlewareChain<State, Action>: Sendable {
         scratch.environment = nil
         scratch.isRunning = false
 
-        if let failure = scratch.failure {
+        if scratch.didFail, let failure = scratch.failure {
             // A throw wins over a `next` made before it: the forwarded action is dropped.
             scratch.failure = nil
+            scratch.didFail = false
             scratch.discardForwarded()
             let name = link(at: scratch.failureLevel).name
             return .failed(resolve(failure, from: name, action, environment))

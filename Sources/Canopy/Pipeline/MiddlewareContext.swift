@@ -38,7 +38,7 @@ public struct MiddlewareContext<State, Action> {
 
     /// The time on the tree's clock, in seconds (see ``DelayScheduler/now``).
     public var now: TimeInterval {
-        environment.scheduler.now
+        environment.now
     }
 
     /// Passes `action` on: to the next middleware, or to the reducers after the last one.
@@ -108,6 +108,14 @@ public struct MiddlewareContext<State, Action> {
     /// - Parameter id: The id the work was started under.
     public func cancel<ID: Hashable & Sendable>(id: ID) {
         environment.tasks.cancel(id: id, store: environment.target)
+    }
+
+    /// ``target`` and ``now`` at once, for the action recorder: the environment is fetched and checked
+    /// once.
+    @usableFromInline
+    func recordingStamp() -> (store: StoreID, time: TimeInterval) {
+        let environment = self.environment
+        return (environment.target, environment.now)
     }
 
     /// The environment of the node the action was sent to.

@@ -1,5 +1,11 @@
 import Dispatch
 
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
+import Foundation
+#endif
+
 /// What the engine lends a ``MiddlewareChain`` for the actions sent to one node: the node's id, the way
 /// to queue follow-up actions to it, the tree's clock and queue, its task registry and its diagnostics.
 ///
@@ -31,6 +37,11 @@ final class MiddlewareEnvironment<Action>: Sendable {
 
     /// The tree's clock.
     let scheduler: any DelayScheduler
+
+    /// The time on the tree's clock (``DelayScheduler/now``).
+    var now: TimeInterval {
+        scheduler.now
+    }
 
     /// The tree's work by id.
     let tasks: TaskRegistry

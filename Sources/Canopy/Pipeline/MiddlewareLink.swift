@@ -29,9 +29,10 @@ final class MiddlewareLink<State, Action>: Sendable {
         do {
             try body(action, MiddlewareContext(link: self, token: token))
         } catch {
-            if scratch.failure == nil {
+            if !scratch.didFail {
                 scratch.failure = error
                 scratch.failureLevel = level
+                scratch.didFail = true
             }
         }
         scratch.expecting = -1

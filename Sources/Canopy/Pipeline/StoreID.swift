@@ -20,6 +20,11 @@ public struct StoreID: Hashable, Sendable, CustomStringConvertible {
         self.path = path
     }
 
+    /// An identifier whose indices are known to be valid: no check.
+    init(checkedPath path: [Int]) {
+        self.path = path
+    }
+
     /// The root of a tree.
     public static let root = StoreID(path: [])
 
