@@ -107,11 +107,11 @@ public final class ActionRecorder<Action: Encodable & Sendable>: Sendable {
     ///
     /// - Parameter include: Says which actions to record; `nil` (the default) records them all.
     /// - Returns: A middleware for a tree whose actions are `Action`.
-    // Inlinable, like what it calls on the tree's queue: compiled in the app's module for its action
-    // type, so recording an action copies it into a typed buffer without boxing it or looking up type
-    // metadata.
     @inlinable
     public func middleware<State>(recording include: (@Sendable (Action) -> Bool)? = nil) -> Middleware<State, Action> {
+        // Inlinable, like what it calls on the tree's queue: compiled in the app's module for its action
+        // type, so recording an action copies it into a typed buffer without boxing it or looking up
+        // type metadata.
         guard let include else {
             return Middleware("action recorder") { [self] action, context in
                 record(action, context.recordingStamp())
