@@ -36,6 +36,14 @@ public struct Middleware<State, Action>: Sendable {
     // (a rate limit) keeps separate state per store.
     let makeBody: @Sendable () -> Body
 
+    /// Sees an action that goes on unchanged: the work of a middleware that only observes.
+    @usableFromInline
+    typealias Tap = @Sendable (_ action: Action, _ environment: MiddlewareEnvironment<Action>) -> Void
+
+    // Set for a middleware that only observes: the chain calls it directly, without a context or a
+    // `next`, and when the rest of the chain observes too, leaves the action where it is.
+    let tap: Tap?
+
     /// Creates a middleware.
     ///
     /// - Parameters:
@@ -44,11 +52,26 @@ public struct Middleware<State, Action>: Sendable {
     public init(_ name: String, _ body: @escaping Body) {
         self.name = name
         self.makeBody = { body }
+        self.tap = nil
     }
 
     // A middleware whose body is made afresh, with its own state, for each store it is attached to.
     init(name: String, makeBody: @escaping @Sendable () -> Body) {
         self.name = name
         self.makeBody = makeBody
+        self.tap = nil
+    }
+
+    // A middleware that sees each action and always passes it on unchanged (the action recorder).
+    @usableFromInline
+    init(name: String, observer tap: @escaping Tap) {
+        self.name = name
+        self.makeBody = {
+            { action, context in
+                tap(action, context.environment)
+                context.next(action)
+            }
+        }
+        self.tap = tap
     }
 }

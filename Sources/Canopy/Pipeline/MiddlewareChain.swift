@@ -33,6 +33,7 @@ final class MiddlewareChain<State, Action>: Sendable {
                 name: middleware.name,
                 level: level,
                 body: middleware.makeBody(),
+                tap: middleware.tap,
                 following: link,
                 scratch: scratch
             )
@@ -62,6 +63,11 @@ final class MiddlewareChain<State, Action>: Sendable {
             start = following
         }
         assertOnQueue(environment.queue)
+        if start.onlyTapsFromHere {
+            // Nothing can change, block or fail the action: no bookkeeping, and it stays where it is.
+            start.tapThrough(action, environment: environment)
+            return .forwarded
+        }
         let scratch = self.scratch
         precondition(!scratch.isRunning, "Internal inconsistency: a middleware chain was run from inside itself")
         scratch.isRunning = true

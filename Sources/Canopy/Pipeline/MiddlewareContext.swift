@@ -110,14 +110,6 @@ public struct MiddlewareContext<State, Action> {
         environment.tasks.cancel(id: id, store: environment.target)
     }
 
-    /// ``target`` and ``now`` at once, for the action recorder: the environment is fetched and checked
-    /// once.
-    @usableFromInline
-    func recordingStamp() -> (store: StoreID, time: TimeInterval) {
-        let environment = self.environment
-        return (environment.target, environment.now)
-    }
-
     /// The environment of the node the action was sent to.
     var environment: MiddlewareEnvironment<Action> {
         link.checkCurrent(token)

@@ -11,6 +11,7 @@ import Foundation
 ///
 /// The engine makes one per node and passes it with every action, so running the chain allocates
 /// nothing for it.
+@usableFromInline
 final class MiddlewareEnvironment<Action>: Sendable {
     /// The node the actions are sent to (the middleware's ``MiddlewareContext/target``).
     /// The node the action being handled was sent to.
@@ -41,6 +42,12 @@ final class MiddlewareEnvironment<Action>: Sendable {
     /// The time on the tree's clock (``DelayScheduler/now``).
     var now: TimeInterval {
         scheduler.now
+    }
+
+    /// ``target`` and ``now``, for the action recorder's middleware, compiled in the app's module.
+    @usableFromInline
+    func recordingStamp() -> (store: StoreID, time: Double) {
+        (target, now)
     }
 
     /// The tree's work by id.

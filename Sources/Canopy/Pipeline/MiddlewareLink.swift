@@ -6,21 +6,41 @@ final class MiddlewareLink<State, Action>: Sendable {
     let name: String
     let level: Int
     let body: Middleware<State, Action>.Body
+    /// The work of a middleware that only observes (``Middleware/tap``); for the others, nothing.
+    /// Not optional: an optional closure is copied, and its context retained, for each call.
+    let tap: Middleware<State, Action>.Tap
     let following: MiddlewareLink?
     let scratch: ChainScratch<State, Action>
+    /// Whether this middleware and every one after it only observe: from here on, the action goes to
+    /// the reducers unchanged.
+    let onlyTapsFromHere: Bool
 
     init(
         name: String,
         level: Int,
         body: @escaping Middleware<State, Action>.Body,
+        tap: Middleware<State, Action>.Tap?,
         following: MiddlewareLink?,
         scratch: ChainScratch<State, Action>
     ) {
         self.name = name
         self.level = level
         self.body = body
+        self.tap = tap ?? { _, _ in }
         self.following = following
         self.scratch = scratch
+        self.onlyTapsFromHere = tap != nil && (following?.onlyTapsFromHere ?? true)
+    }
+
+    /// Runs this middleware and those after it, which only observe, for `action`, which goes on
+    /// unchanged; no context, no `next`.
+    func tapThrough(_ action: Action, environment: MiddlewareEnvironment<Action>) {
+        tap(action, environment)
+        var next = following
+        while let link = next {
+            link.tap(action, environment)
+            next = link.following
+        }
     }
 
     /// Runs this middleware for `action`, recording the first error thrown in the chain.
