@@ -111,19 +111,24 @@ public final class ActionRecorder<Action: Encodable & Sendable>: Sendable {
     public func middleware<State>(recording include: (@Sendable (Action) -> Bool)? = nil) -> Middleware<State, Action> {
         // Inlinable, like what it calls on the tree's queue: compiled in the app's module for its action
         // type, so recording an action copies it into a typed buffer without boxing it or looking up
-        // type metadata.
-        // A middleware that only observes: the chain calls it with the node's environment, without a
-        // context, and the action goes on unchanged.
+        // type metadata. A middleware that only observes: the chain calls it with the node's
+        // environment, without a context, and the action goes on unchanged.
         guard let include else {
-            return Middleware(name: "action recorder", observer: { [self] action, environment in
-                record(action, environment.recordingStamp())
-            })
+            return Middleware(
+                name: "action recorder",
+                observer: { [self] action, environment in
+                    record(action, environment.recordingStamp())
+                }
+            )
         }
-        return Middleware(name: "action recorder", observer: { [self] action, environment in
-            if include(action) {
-                record(action, environment.recordingStamp())
+        return Middleware(
+            name: "action recorder",
+            observer: { [self] action, environment in
+                if include(action) {
+                    record(action, environment.recordingStamp())
+                }
             }
-        })
+        )
     }
 
     /// Adds one action to the buffer; wakes the writer when it is idle. Any thread.
