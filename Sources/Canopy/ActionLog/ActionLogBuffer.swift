@@ -13,7 +13,7 @@ struct ActionLogBuffer<Action: Sendable>: Sendable {
         @usableFromInline let time: Double
 
         @inlinable
-        init(action: Action, store: StoreID, time: Double) {
+        init(action: Action, store: consuming StoreID, time: Double) {
             self.action = action
             self.store = store
             self.time = time
@@ -29,9 +29,9 @@ struct ActionLogBuffer<Action: Sendable>: Sendable {
 
     /// Adds an action; returns whether the caller must schedule a drain (none is scheduled or running).
     @inlinable
-    mutating func append(_ action: Action, store: StoreID, time: Double) -> Bool {
+    mutating func append(_ entry: consuming Entry) -> Bool {
         guard !isClosed else { return false }
-        pending.append(Entry(action: action, store: store, time: time))
+        pending.append(entry)
         guard !isDrainScheduled else { return false }
         isDrainScheduled = true
         return true

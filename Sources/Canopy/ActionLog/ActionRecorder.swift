@@ -133,8 +133,10 @@ public final class ActionRecorder<Action: Encodable & Sendable>: Sendable {
 
     /// Adds one action to the buffer; wakes the writer when it is idle. Any thread.
     @inlinable
-    func record(_ action: Action, _ stamp: (store: StoreID, time: Double)) {
-        if buffer.withLock({ $0.append(action, store: stamp.store, time: stamp.time) }) {
+    func record(_ action: Action, _ stamp: consuming (store: StoreID, time: Double)) {
+        // Made outside the lock and moved in, so that the store's path is not retained and released.
+        var entry = Optional(ActionLogBuffer.Entry(action: action, store: stamp.store, time: stamp.time))
+        if buffer.withLock({ $0.append(entry.take()!) }) {
             scheduleDrain()
         }
     }

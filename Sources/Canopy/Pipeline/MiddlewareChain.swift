@@ -57,17 +57,36 @@ final class MiddlewareChain<State, Action>: Sendable {
         environment: MiddlewareEnvironment<Action>,
         startingAt startIndex: Int = 0
     ) -> MiddlewareResult {
-        guard var start = first else { return .forwarded }
-        while start.level < startIndex {
-            guard let following = start.following else { return .forwarded }
-            start = following
+        guard first != nil else { return .forwarded }
+        // Safety: the first link is used without retaining it (the compiler would retain and release it
+        // around the call, for each action): the chain holds it, and the caller holds the chain. Read
+        // through a temporary, so that the strong reference ends with the statement.
+        let first = Unmanaged.passUnretained(self.first.unsafelyUnwrapped)
+        guard startIndex == 0 else {
+            var start = first.takeUnretainedValue()
+            while start.level < startIndex {
+                guard let following = start.following else { return .forwarded }
+                start = following
+            }
+            return run(&action, from: start, environment: environment)
         }
+        return first._withUnsafeGuaranteedRef { run(&action, from: $0, environment: environment) }
+    }
+
+    /// `run` from `start` on.
+    @inline(__always)
+    private func run(
+        _ action: inout Action,
+        from start: MiddlewareLink<State, Action>,
+        environment: MiddlewareEnvironment<Action>
+    ) -> MiddlewareResult {
         assertOnQueue(environment.queue)
         if start.onlyTapsFromHere {
             // Nothing can change, block or fail the action: no bookkeeping, and it stays where it is.
             start.tapThrough(action, environment: environment)
             return .forwarded
         }
+        let startIndex = start.level
         let scratch = self.scratch
         precondition(!scratch.isRunning, "Internal inconsistency: a middleware chain was run from inside itself")
         scratch.isRunning = true

@@ -39,9 +39,12 @@ final class MiddlewareEnvironment<Action>: Sendable {
     /// The tree's clock.
     let scheduler: any DelayScheduler
 
+    /// Whether `scheduler` is the production clock, which `now` then reads directly.
+    private let readsDispatchClock: Bool
+
     /// The time on the tree's clock (``DelayScheduler/now``).
     var now: TimeInterval {
-        scheduler.now
+        readsDispatchClock ? DispatchDelayScheduler.uptime() : scheduler.now
     }
 
     /// ``target`` and ``now``, for the action recorder's middleware, compiled in the app's module.
@@ -104,6 +107,7 @@ final class MiddlewareEnvironment<Action>: Sendable {
         self.causes = causes
         self.queue = queue
         self.scheduler = scheduler
+        self.readsDispatchClock = scheduler is DispatchDelayScheduler
         self.tasks = tasks
         self.diagnostics = diagnostics
         self.dispatch = dispatch

@@ -19,6 +19,12 @@ public struct DispatchDelayScheduler: DelayScheduler {
 
     /// Seconds since boot, from `DispatchTime`.
     public var now: TimeInterval {
+        Self.uptime()
+    }
+
+    /// ``now``, for callers that know the clock is this one: no witness-table call.
+    @inline(__always)
+    static func uptime() -> TimeInterval {
         #if os(Linux)
         // The clock `DispatchTime.now()` reads on Linux (libdispatch's uptime is `CLOCK_MONOTONIC`),
         // read directly: half the instructions, and an action recorder reads it for each action.

@@ -259,6 +259,7 @@ final class StoreTree: @unchecked Sendable {
 
     /// On the queue: runs the middleware of `node` and of its ancestors that take the same actions,
     /// the root's first. Each chain gets the action the chain before it forwarded.
+    @inline(__always)
     private func runMiddleware<Action>(
         _ action: inout Action,
         at node: ActionNode<Action>,
@@ -269,9 +270,25 @@ final class StoreTree: @unchecked Sendable {
         // ancestors to look at.
         let depth = node.depth
         if depth >= entry.resumeDepth, depth == 0 || !ancestorHasMiddleware(node, from: entry.resumeDepth) {
-            guard let middleware = node.middleware else { return .forwarded }
-            return middleware.callAsFunction(&action, depth == entry.resumeDepth ? entry.middlewareStart : 0)
+            guard node.middleware != nil else { return .forwarded }
+            let start = depth == entry.resumeDepth ? entry.middlewareStart : 0
+            // Safety: used without retaining it (the compiler would retain and release it around the
+            // call, for each action): the node holds its middleware and `process`'s caller holds the
+            // node; the node's middleware is replaced only by `use`, in a work item of the inbox, never
+            // while an action is in the stage. Read through a temporary, so that the strong reference
+            // ends with the statement.
+            let middleware = Unmanaged.passUnretained(node.middleware.unsafelyUnwrapped)
+            return middleware._withUnsafeGuaranteedRef { $0(&action, start) }
         }
+        return runMiddlewareChains(&action, at: node, entry: entry)
+    }
+
+    /// `runMiddleware` when ancestors of `node` have middleware too.
+    private func runMiddlewareChains<Action>(
+        _ action: inout Action,
+        at node: ActionNode<Action>,
+        entry: EntryContext
+    ) -> MiddlewareResult {
         // Collected from `node` upwards.
         var first: (depth: Int, middleware: NodeMiddleware<Action>)?
         var more: [(depth: Int, middleware: NodeMiddleware<Action>)] = []
