@@ -93,31 +93,12 @@ final class ActionLogWriter<Action: Encodable & Sendable>: @unchecked Sendable {
         } else {
             json.bytes.removeAll(keepingCapacity: true)
         }
-        for entry in batch {
-            let lineStart = json.bytes.count
-            do {
-                json.writeRaw(#"{"action":"#)
-                do {
-                    try json.append(entry.action)
-                } catch {
-                    // Whatever the stream writer refused, `JSONEncoder` decides: it writes the action
-                    // or throws the error the log keeps.
-                    json.bytes.append(contentsOf: try encoder.encode(entry.action))
-                }
-                json.writeRaw(#","store":"root"#)
-                for index in entry.store.path {  // the rest of `StoreID.description`: nothing to escape
-                    json.bytes.append(UInt8(ascii: "/"))
-                    json.writeInteger(index)
-                }
-                json.writeRaw(#"","time":"#)
-                guard entry.time.isFinite else {
-                    throw ActionLogError.io(path: name, reason: "the tree's clock read \(entry.time), not a time")
-                }
-                try json.writeFloat(entry.time)
-                json.writeRaw("}\n")
-            } catch {
-                json.bytes.removeSubrange(lineStart...)
-                keep(error, in: failure)
+        // The entries are read in place: copying each one out of the array costs a value-witness call
+        // and a retain of its store's path, here in unspecialised code.
+        batch.withUnsafeBufferPointer { entries in
+            // Safety: `entries` is valid for the closure, within its bounds, and only read.
+            for index in entries.indices {
+                writeLine(entries[index], failure: failure)
             }
         }
         guard !json.bytes.isEmpty else { return }
@@ -125,6 +106,40 @@ final class ActionLogWriter<Action: Encodable & Sendable>: @unchecked Sendable {
             try output(Data(json.bytes))
         } catch {
             writeFailed = true
+            keep(error, in: failure)
+        }
+    }
+
+    /// Writes one entry's line; on an error, keeps it and leaves the line out.
+    @inline(__always)
+    private func writeLine(_ entry: borrowing ActionLogBuffer<Action>.Entry, failure: LockedValue<ActionLogError?>) {
+        let lineStart = json.bytes.count
+        do {
+            json.writeRaw(#"{"action":"#)
+            do {
+                try json.append(entry.action)
+            } catch {
+                // Whatever the stream writer refused, `JSONEncoder` decides: it writes the action or
+                // throws the error the log keeps.
+                json.bytes.append(contentsOf: try encoder.encode(entry.action))
+            }
+            if entry.store.path.isEmpty {
+                json.writeRaw(#","store":"root","time":"#)
+            } else {
+                json.writeRaw(#","store":"root"#)
+                for index in entry.store.path {  // the rest of `StoreID.description`: nothing to escape
+                    json.bytes.append(UInt8(ascii: "/"))
+                    json.writeInteger(index)
+                }
+                json.writeRaw(#"","time":"#)
+            }
+            guard entry.time.isFinite else {
+                throw ActionLogError.io(path: name, reason: "the tree's clock read \(entry.time), not a time")
+            }
+            try json.writeFloat(entry.time)
+            json.writeRaw("}\n")
+        } catch {
+            json.bytes.removeSubrange(lineStart...)
             keep(error, in: failure)
         }
     }
