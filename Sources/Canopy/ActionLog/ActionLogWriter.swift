@@ -96,9 +96,11 @@ final class ActionLogWriter<Action: Encodable & Sendable>: @unchecked Sendable {
         // The entries are read in place: copying each one out of the array costs a value-witness call
         // and a retain of its store's path, here in unspecialised code.
         batch.withUnsafeBufferPointer { entries in
-            // Safety: `entries` is valid for the closure, within its bounds, and only read.
+            // Safety: `entries` is valid for the closure, and every pointer made from it stays within
+            // its bounds and is only read, inside the closure.
+            guard let first = entries.baseAddress else { return }
             for index in entries.indices {
-                writeLine(entries[index], failure: failure)
+                writeLine(first + index, failure: failure)
             }
         }
         guard !json.bytes.isEmpty else { return }
@@ -112,31 +114,33 @@ final class ActionLogWriter<Action: Encodable & Sendable>: @unchecked Sendable {
 
     /// Writes one entry's line; on an error, keeps it and leaves the line out.
     @inline(__always)
-    private func writeLine(_ entry: borrowing ActionLogBuffer<Action>.Entry, failure: LockedValue<ActionLogError?>) {
+    private func writeLine(_ entry: UnsafePointer<ActionLogBuffer<Action>.Entry>, failure: LockedValue<ActionLogError?>) {
+        // Safety: the caller's pointer is valid for the call and only read; the fields are read in
+        // place (`pointee.…`), not copied out as a whole.
         let lineStart = json.bytes.count
         do {
             json.writeRaw(#"{"action":"#)
             do {
-                try json.append(entry.action)
+                try json.append(entry.pointee.action)
             } catch {
                 // Whatever the stream writer refused, `JSONEncoder` decides: it writes the action or
                 // throws the error the log keeps.
-                json.bytes.append(contentsOf: try encoder.encode(entry.action))
+                json.bytes.append(contentsOf: try encoder.encode(entry.pointee.action))
             }
-            if entry.store.path.isEmpty {
+            if entry.pointee.store.path.isEmpty {
                 json.writeRaw(#","store":"root","time":"#)
             } else {
                 json.writeRaw(#","store":"root"#)
-                for index in entry.store.path {  // the rest of `StoreID.description`: nothing to escape
+                for index in entry.pointee.store.path {  // the rest of `StoreID.description`: nothing to escape
                     json.bytes.append(UInt8(ascii: "/"))
                     json.writeInteger(index)
                 }
                 json.writeRaw(#"","time":"#)
             }
-            guard entry.time.isFinite else {
-                throw ActionLogError.io(path: name, reason: "the tree's clock read \(entry.time), not a time")
+            guard entry.pointee.time.isFinite else {
+                throw ActionLogError.io(path: name, reason: "the tree's clock read \(entry.pointee.time), not a time")
             }
-            try json.writeFloat(entry.time)
+            try json.writeFloat(entry.pointee.time)
             json.writeRaw("}\n")
         } catch {
             json.bytes.removeSubrange(lineStart...)

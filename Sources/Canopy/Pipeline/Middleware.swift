@@ -40,9 +40,12 @@ public struct Middleware<State, Action>: Sendable {
     @usableFromInline
     typealias Tap = @Sendable (_ action: Action, _ environment: MiddlewareEnvironment<Action>) -> Void
 
-    // Set for a middleware that only observes: the chain calls it directly, without a context or a
-    // `next`, and when the rest of the chain observes too, leaves the action where it is.
-    let tap: Tap?
+    // For a middleware that only observes (`observes`): the chain calls it directly, without a context
+    // or a `next`, and when the rest of the chain observes too, leaves the action where it is. Not
+    // optional: an optional closure of a generic type is kept at another abstraction, and each call
+    // would go through two reabstraction thunks.
+    let tap: Tap
+    let observes: Bool
 
     /// Creates a middleware.
     ///
@@ -52,14 +55,16 @@ public struct Middleware<State, Action>: Sendable {
     public init(_ name: String, _ body: @escaping Body) {
         self.name = name
         self.makeBody = { body }
-        self.tap = nil
+        self.tap = { _, _ in }
+        self.observes = false
     }
 
     // A middleware whose body is made afresh, with its own state, for each store it is attached to.
     init(name: String, makeBody: @escaping @Sendable () -> Body) {
         self.name = name
         self.makeBody = makeBody
-        self.tap = nil
+        self.tap = { _, _ in }
+        self.observes = false
     }
 
     // A middleware that sees each action and always passes it on unchanged (the action recorder).
@@ -73,5 +78,6 @@ public struct Middleware<State, Action>: Sendable {
             }
         }
         self.tap = tap
+        self.observes = true
     }
 }

@@ -34,6 +34,7 @@ final class MiddlewareChain<State, Action>: Sendable {
                 level: level,
                 body: middleware.makeBody(),
                 tap: middleware.tap,
+                observes: middleware.observes,
                 following: link,
                 scratch: scratch
             )

@@ -7,7 +7,6 @@ final class MiddlewareLink<State, Action>: Sendable {
     let level: Int
     let body: Middleware<State, Action>.Body
     /// The work of a middleware that only observes (``Middleware/tap``); for the others, nothing.
-    /// Not optional: an optional closure is copied, and its context retained, for each call.
     let tap: Middleware<State, Action>.Tap
     let following: MiddlewareLink?
     let scratch: ChainScratch<State, Action>
@@ -19,23 +18,25 @@ final class MiddlewareLink<State, Action>: Sendable {
         name: String,
         level: Int,
         body: @escaping Middleware<State, Action>.Body,
-        tap: Middleware<State, Action>.Tap?,
+        tap: @escaping Middleware<State, Action>.Tap,
+        observes: Bool,
         following: MiddlewareLink?,
         scratch: ChainScratch<State, Action>
     ) {
         self.name = name
         self.level = level
         self.body = body
-        self.tap = tap ?? { _, _ in }
+        self.tap = tap
         self.following = following
         self.scratch = scratch
-        self.onlyTapsFromHere = tap != nil && (following?.onlyTapsFromHere ?? true)
+        self.onlyTapsFromHere = observes && (following?.onlyTapsFromHere ?? true)
     }
 
     /// Runs this middleware and those after it, which only observe, for `action`, which goes on
     /// unchanged; no context, no `next`.
     func tapThrough(_ action: Action, environment: MiddlewareEnvironment<Action>) {
         tap(action, environment)
+        guard following != nil else { return }  // the usual case: no copy of `following` to make
         var next = following
         while let link = next {
             link.tap(action, environment)
