@@ -114,7 +114,8 @@ final class ActionLogWriter<Action: Encodable & Sendable>: @unchecked Sendable {
 
     /// Writes one entry's line; on an error, keeps it and leaves the line out.
     @inline(__always)
-    private func writeLine(_ entry: UnsafePointer<ActionLogBuffer<Action>.Entry>, failure: LockedValue<ActionLogError?>) {
+    private func writeLine(_ entry: UnsafePointer<ActionLogBuffer<Action>.Entry>, failure: LockedValue<ActionLogError?>)
+    {
         // Safety: the caller's pointer is valid for the call and only read; the fields are read in
         // place (`pointee.…`), not copied out as a whole.
         let lineStart = json.bytes.count

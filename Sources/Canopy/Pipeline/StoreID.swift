@@ -20,8 +20,8 @@ public struct StoreID: Hashable, Sendable, CustomStringConvertible {
         self.path = path
     }
 
-    /// An identifier whose indices are known to be valid: no check.
-    init(checkedPath path: [Int]) {
+    /// An identifier whose indices the caller knows are valid: no check.
+    init(knownValidPath path: [Int]) {
         self.path = path
     }
 

@@ -17,7 +17,7 @@ public struct DispatchDelayScheduler: DelayScheduler {
     /// Creates the scheduler.
     public init() {}
 
-    /// Seconds since boot, from `DispatchTime`.
+    /// Seconds since boot, on the clock of `DispatchTime`.
     public var now: TimeInterval {
         Self.uptime()
     }

@@ -92,14 +92,14 @@ class TreeNode: @unchecked Sendable {
     /// same way.
     final var storeID: StoreID {
         // No array to build, and no lazily made global to check: a recorder asks for each action.
-        guard depth > 0 else { return StoreID(checkedPath: []) }
+        guard depth > 0 else { return StoreID(knownValidPath: []) }
         var path = [Int](repeating: 0, count: depth)
         var node: TreeNode = self
         while let parent = node.parentNode {
             path[node.depth - 1] = node.indexInParent
             node = parent
         }
-        return StoreID(checkedPath: path)
+        return StoreID(knownValidPath: path)
     }
 
     // MARK: Entering the queue
