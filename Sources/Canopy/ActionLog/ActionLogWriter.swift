@@ -15,7 +15,7 @@ import Musl
 /// Turns entries into JSON Lines and hands them to the recorder's output: a file or a closure.
 ///
 /// Used only on the ``ActionRecorder``'s serial queue (and in its `deinit`, when nothing else holds it).
-final class ActionLogWriter: @unchecked Sendable {
+final class ActionLogWriter<Action: Encodable & Sendable>: @unchecked Sendable {
     // Safety: every member is used on the recorder's serial queue only, or from the recorder's deinit
     // when no other reference exists, so the encoder and the file descriptor are never used by two
     // threads at once.
@@ -30,7 +30,7 @@ final class ActionLogWriter: @unchecked Sendable {
     /// Writes the lines of a batch; its buffer is kept from one batch to the next.
     private let json = JSONStreamWriter()
     /// The batch being written, swapped with the recorder's buffer so that both keep their capacity.
-    private var batch: [ActionLogBuffer.Pending] = []
+    private var batch: [ActionLogBuffer<Action>.Entry] = []
     private var isClosed = false
     /// Set by the first failed write: a write that failed may have left part of a line, so nothing is
     /// written after it, and a reader sees that part as the log's truncated last line.
@@ -74,7 +74,7 @@ final class ActionLogWriter: @unchecked Sendable {
 
     /// Writes what `buffer` holds, batch after batch, until it is empty; actions recorded meanwhile
     /// join the next batch instead of waking the queue again.
-    func drain(_ buffer: LockedValue<ActionLogBuffer>, failure: LockedValue<ActionLogError?>) {
+    func drain(_ buffer: SpinLockedValue<ActionLogBuffer<Action>>, failure: LockedValue<ActionLogError?>) {
         while buffer.withLock({ $0.take(into: &batch) }) {
             write(batch, failure: failure)
             batch.removeAll(keepingCapacity: true)
@@ -86,38 +86,21 @@ final class ActionLogWriter: @unchecked Sendable {
     /// The envelope around the action (the same keys, sorted, as ``ActionLogFormat/Entry``) is written
     /// directly and the action by a ``JSONStreamWriter``, into a buffer kept from batch to batch; an
     /// action that the stream writer cannot take goes through `JSONEncoder`.
-    private func write(_ batch: [ActionLogBuffer.Pending], failure: LockedValue<ActionLogError?>) {
+    private func write(_ batch: [ActionLogBuffer<Action>.Entry], failure: LockedValue<ActionLogError?>) {
         guard !isClosed, !writeFailed else { return }
         if json.bytes.capacity > Self.keptCapacity {
             json.bytes = []  // a burst made it large: let it go
         } else {
             json.bytes.removeAll(keepingCapacity: true)
         }
-        for entry in batch {
-            let lineStart = json.bytes.count
-            do {
-                json.writeRaw(#"{"action":"#)
-                do {
-                    try json.append(entry.action)
-                } catch {
-                    // Whatever the stream writer refused, `JSONEncoder` decides: it writes the action
-                    // or throws the error the log keeps.
-                    json.bytes.append(contentsOf: try encoder.encode(entry.action))
-                }
-                json.writeRaw(#","store":"root"#)
-                for index in entry.store.path {  // the rest of `StoreID.description`: nothing to escape
-                    json.bytes.append(UInt8(ascii: "/"))
-                    json.writeInteger(index)
-                }
-                json.writeRaw(#"","time":"#)
-                guard entry.time.isFinite else {
-                    throw ActionLogError.io(path: name, reason: "the tree's clock read \(entry.time), not a time")
-                }
-                try json.writeFloat(entry.time)
-                json.writeRaw("}\n")
-            } catch {
-                json.bytes.removeSubrange(lineStart...)
-                keep(error, in: failure)
+        // The entries are read in place: copying each one out of the array costs a value-witness call
+        // and a retain of its store's path, here in unspecialised code.
+        batch.withUnsafeBufferPointer { entries in
+            // Safety: `entries` is valid for the closure, and every pointer made from it stays within
+            // its bounds and is only read, inside the closure.
+            guard let first = entries.baseAddress else { return }
+            for index in entries.indices {
+                writeLine(first + index, failure: failure)
             }
         }
         guard !json.bytes.isEmpty else { return }
@@ -125,6 +108,43 @@ final class ActionLogWriter: @unchecked Sendable {
             try output(Data(json.bytes))
         } catch {
             writeFailed = true
+            keep(error, in: failure)
+        }
+    }
+
+    /// Writes one entry's line; on an error, keeps it and leaves the line out.
+    @inline(__always)
+    private func writeLine(_ entry: UnsafePointer<ActionLogBuffer<Action>.Entry>, failure: LockedValue<ActionLogError?>)
+    {
+        // Safety: the caller's pointer is valid for the call and only read; the fields are read in
+        // place (`pointee.…`), not copied out as a whole.
+        let lineStart = json.bytes.count
+        do {
+            json.writeRaw(#"{"action":"#)
+            do {
+                try json.append(entry.pointee.action)
+            } catch {
+                // Whatever the stream writer refused, `JSONEncoder` decides: it writes the action or
+                // throws the error the log keeps.
+                json.bytes.append(contentsOf: try encoder.encode(entry.pointee.action))
+            }
+            if entry.pointee.store.path.isEmpty {
+                json.writeRaw(#","store":"root","time":"#)
+            } else {
+                json.writeRaw(#","store":"root"#)
+                for index in entry.pointee.store.path {  // the rest of `StoreID.description`: nothing to escape
+                    json.bytes.append(UInt8(ascii: "/"))
+                    json.writeInteger(index)
+                }
+                json.writeRaw(#"","time":"#)
+            }
+            guard entry.pointee.time.isFinite else {
+                throw ActionLogError.io(path: name, reason: "the tree's clock read \(entry.pointee.time), not a time")
+            }
+            try json.writeFloat(entry.pointee.time)
+            json.writeRaw("}\n")
+        } catch {
+            json.bytes.removeSubrange(lineStart...)
             keep(error, in: failure)
         }
     }

@@ -36,9 +36,11 @@ public import Foundation
 /// another version of the app is refused with a clear error instead of replaying wrongly. Write
 /// failures are kept, not lost: ``close()`` and ``flush()`` throw the first one.
 public final class ActionRecorder<Action: Encodable & Sendable>: Sendable {
-    private let buffer = LockedValue(ActionLogBuffer())
+    // A spin lock: the tree's queue holds it to append one entry, the recorder's queue to swap the
+    // buffer's array with an empty one.
+    @usableFromInline let buffer = SpinLockedValue(ActionLogBuffer<Action>())
     private let queue = DispatchQueue(label: "canopy.action-recorder", qos: .utility)
-    private let writer: ActionLogWriter
+    private let writer: ActionLogWriter<Action>
     private let failure = LockedValue<ActionLogError?>(nil)
 
     /// Creates a recorder that hands the log to `write`, a chunk of whole lines at a time.
@@ -105,28 +107,44 @@ public final class ActionRecorder<Action: Encodable & Sendable>: Sendable {
     ///
     /// - Parameter include: Says which actions to record; `nil` (the default) records them all.
     /// - Returns: A middleware for a tree whose actions are `Action`.
+    @inlinable
     public func middleware<State>(recording include: (@Sendable (Action) -> Bool)? = nil) -> Middleware<State, Action> {
+        // Inlinable, like what it calls on the tree's queue: compiled in the app's module for its action
+        // type, so recording an action copies it into a typed buffer without boxing it or looking up
+        // type metadata. A middleware that only observes: the chain calls it with the node's
+        // environment, without a context, and the action goes on unchanged.
         guard let include else {
-            return Middleware("action recorder") { [self] action, context in
-                record(action, store: context.target, time: context.now)
-                context.next(action)
-            }
+            return Middleware(
+                name: "action recorder",
+                observer: { [self] action, environment in
+                    record(action, environment.recordingStamp())
+                }
+            )
         }
-        return Middleware("action recorder") { [self] action, context in
-            if include(action) {
-                record(action, store: context.target, time: context.now)
+        return Middleware(
+            name: "action recorder",
+            observer: { [self] action, environment in
+                if include(action) {
+                    record(action, environment.recordingStamp())
+                }
             }
-            context.next(action)
-        }
+        )
     }
 
     /// Adds one action to the buffer; wakes the writer when it is idle. Any thread.
-    private func record(_ action: Action, store: StoreID, time: Double) {
-        // The action is boxed as an existential so that the buffer, and the code that fills it, are not
-        // generic: unspecialised generic code would look up type metadata on every action.
-        if buffer.withLock({ $0.append(action, store: store, time: time) }) {
-            queue.async { self.drainNow() }
+    @inlinable
+    func record(_ action: Action, _ stamp: consuming (store: StoreID, time: Double)) {
+        // Made outside the lock and moved in, so that the store's path is not retained and released.
+        var entry = Optional(ActionLogBuffer.Entry(action: action, store: stamp.store, time: stamp.time))
+        if buffer.withLock({ $0.append(entry.take()!) }) {
+            scheduleDrain()
         }
+    }
+
+    /// Makes the recorder's queue write what the buffer holds.
+    @usableFromInline
+    func scheduleDrain() {
+        queue.async { self.drainNow() }
     }
 
     /// Encodes and writes what the buffer holds. On the recorder's queue, or in `deinit`.

@@ -33,6 +33,8 @@ final class ChainScratch<State, Action>: @unchecked Sendable {
     @exclusivity(unchecked) unowned(unsafe) var environment: MiddlewareEnvironment<Action>?
     // The first error a middleware threw during the current action, and the middleware's level.
     @exclusivity(unchecked) var failure: (any Error)?
+    // Whether `failure` is set: testing the optional existential would copy it, for each action.
+    @exclusivity(unchecked) var didFail = false
     @exclusivity(unchecked) var failureLevel = 0
     // Reads the node's state on the queue (the state before the action, while the chain runs).
     let currentState: @Sendable () -> State
@@ -50,6 +52,7 @@ final class ChainScratch<State, Action>: @unchecked Sendable {
     }
 
     /// Stores the action the last middleware forwarded.
+    @inline(__always)
     func forward(_ action: Action) {
         forwarded.initializeMemory(as: Action.self, to: action)
         didForward = true
@@ -64,6 +67,7 @@ final class ChainScratch<State, Action>: @unchecked Sendable {
     }
 
     /// Moves the forwarded action out, if any.
+    @inline(__always)
     func takeForwarded(into action: inout Action) -> Bool {
         guard didForward else { return false }
         didForward = false

@@ -1,4 +1,5 @@
-import Synchronization
+// Public: the lock is inlined into other modules (the action recorder's middleware), which see `Atomic`.
+public import Synchronization
 
 #if canImport(Darwin)
 import Darwin
@@ -19,21 +20,25 @@ import Musl
 ///
 /// The flag is a `Synchronization.Atomic` (acquire on lock, release on unlock), which the thread
 /// sanitizer sees, unlike `Mutex`'s futex calls on Linux.
+@usableFromInline
 final class SpinLockedValue<Value>: @unchecked Sendable {
     // Safety: `value` is read and written only inside `withLock`, between the acquiring exchange of
     // `isLocked` from `false` to `true` and the releasing store of `false`, which serialises every
     // access and orders each holder's writes before the next holder's reads. The lock is not recursive
     // and `body` never re-enters it, so accesses cannot overlap and the dynamic exclusivity check is
-    // turned off. `Value` must be Sendable for the box to be shared (see `init`).
-    private let isLocked = Atomic<Bool>(false)
-    @exclusivity(unchecked) private var value: Value
+    // turned off. `Value` must be Sendable for the box to be shared (see `init`). The two fields are
+    // `@usableFromInline` only so that `withLock` can be inlined into other modules; nothing else touches
+    // them.
+    @usableFromInline let isLocked = Atomic<Bool>(false)
+    @usableFromInline @exclusivity(unchecked) var value: Value
 
+    @usableFromInline
     init(_ value: Value) where Value: Sendable {
         self.value = value
     }
 
     /// Runs `body` with exclusive access to the value. `body` must be short and must not call out.
-    @inline(__always)
+    @inlinable @inline(__always)
     func withLock<Result>(_ body: (inout Value) throws -> Result) rethrows -> Result {
         if !isLocked.compareExchange(expected: false, desired: true, ordering: .acquiring).exchanged {
             waitForLock()
@@ -43,8 +48,8 @@ final class SpinLockedValue<Value>: @unchecked Sendable {
     }
 
     /// Spins, then yields, until the lock is taken.
-    @inline(never)
-    private func waitForLock() {
+    @usableFromInline @inline(never)
+    func waitForLock() {
         var attempts = 0
         while true {
             // Wait for the flag to clear with plain loads (no cache-line ping-pong), then try again.

@@ -36,6 +36,17 @@ public struct Middleware<State, Action>: Sendable {
     // (a rate limit) keeps separate state per store.
     let makeBody: @Sendable () -> Body
 
+    /// Sees an action that goes on unchanged: the work of a middleware that only observes.
+    @usableFromInline
+    typealias Tap = @Sendable (_ action: Action, _ environment: MiddlewareEnvironment<Action>) -> Void
+
+    // For a middleware that only observes (`observes`): the chain calls it directly, without a context
+    // or a `next`, and when the rest of the chain observes too, leaves the action where it is. Not
+    // optional: an optional closure of a generic type is kept at another abstraction, and each call
+    // would go through two reabstraction thunks.
+    let tap: Tap
+    let observes: Bool
+
     /// Creates a middleware.
     ///
     /// - Parameters:
@@ -44,11 +55,29 @@ public struct Middleware<State, Action>: Sendable {
     public init(_ name: String, _ body: @escaping Body) {
         self.name = name
         self.makeBody = { body }
+        self.tap = { _, _ in }
+        self.observes = false
     }
 
     // A middleware whose body is made afresh, with its own state, for each store it is attached to.
     init(name: String, makeBody: @escaping @Sendable () -> Body) {
         self.name = name
         self.makeBody = makeBody
+        self.tap = { _, _ in }
+        self.observes = false
+    }
+
+    // A middleware that sees each action and always passes it on unchanged (the action recorder).
+    @usableFromInline
+    init(name: String, observer tap: @escaping Tap) {
+        self.name = name
+        self.makeBody = {
+            { action, context in
+                tap(action, context.environment)
+                context.next(action)
+            }
+        }
+        self.tap = tap
+        self.observes = true
     }
 }

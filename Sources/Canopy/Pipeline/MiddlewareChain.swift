@@ -33,6 +33,8 @@ final class MiddlewareChain<State, Action>: Sendable {
                 name: middleware.name,
                 level: level,
                 body: middleware.makeBody(),
+                tap: middleware.tap,
+                observes: middleware.observes,
                 following: link,
                 scratch: scratch
             )
@@ -56,12 +58,36 @@ final class MiddlewareChain<State, Action>: Sendable {
         environment: MiddlewareEnvironment<Action>,
         startingAt startIndex: Int = 0
     ) -> MiddlewareResult {
-        var start = first
-        while let link = start, link.level < startIndex {
-            start = link.following
+        guard first != nil else { return .forwarded }
+        // Safety: the first link is used without retaining it (the compiler would retain and release it
+        // around the call, for each action): the chain holds it, and the caller holds the chain. Read
+        // through a temporary, so that the strong reference ends with the statement.
+        let first = Unmanaged.passUnretained(self.first.unsafelyUnwrapped)
+        guard startIndex == 0 else {
+            var start = first.takeUnretainedValue()
+            while start.level < startIndex {
+                guard let following = start.following else { return .forwarded }
+                start = following
+            }
+            return run(&action, from: start, environment: environment)
         }
-        guard let start else { return .forwarded }
+        return first._withUnsafeGuaranteedRef { run(&action, from: $0, environment: environment) }
+    }
+
+    /// `run` from `start` on.
+    @inline(__always)
+    private func run(
+        _ action: inout Action,
+        from start: MiddlewareLink<State, Action>,
+        environment: MiddlewareEnvironment<Action>
+    ) -> MiddlewareResult {
         assertOnQueue(environment.queue)
+        if start.onlyTapsFromHere {
+            // Nothing can change, block or fail the action: no bookkeeping, and it stays where it is.
+            start.tapThrough(action, environment: environment)
+            return .forwarded
+        }
+        let startIndex = start.level
         let scratch = self.scratch
         precondition(!scratch.isRunning, "Internal inconsistency: a middleware chain was run from inside itself")
         scratch.isRunning = true
@@ -72,9 +98,10 @@ final class MiddlewareChain<State, Action>: Sendable {
         scratch.environment = nil
         scratch.isRunning = false
 
-        if let failure = scratch.failure {
+        if scratch.didFail, let failure = scratch.failure {
             // A throw wins over a `next` made before it: the forwarded action is dropped.
             scratch.failure = nil
+            scratch.didFail = false
             scratch.discardForwarded()
             let name = link(at: scratch.failureLevel).name
             return .failed(resolve(failure, from: name, action, environment))

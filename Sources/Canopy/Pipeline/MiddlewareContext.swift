@@ -38,7 +38,7 @@ public struct MiddlewareContext<State, Action> {
 
     /// The time on the tree's clock, in seconds (see ``DelayScheduler/now``).
     public var now: TimeInterval {
-        environment.scheduler.now
+        environment.now
     }
 
     /// Passes `action` on: to the next middleware, or to the reducers after the last one.

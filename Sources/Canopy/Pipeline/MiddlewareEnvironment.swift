@@ -1,10 +1,17 @@
 import Dispatch
 
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
+import Foundation
+#endif
+
 /// What the engine lends a ``MiddlewareChain`` for the actions sent to one node: the node's id, the way
 /// to queue follow-up actions to it, the tree's clock and queue, its task registry and its diagnostics.
 ///
 /// The engine makes one per node and passes it with every action, so running the chain allocates
 /// nothing for it.
+@usableFromInline
 final class MiddlewareEnvironment<Action>: Sendable {
     /// The node the actions are sent to (the middleware's ``MiddlewareContext/target``).
     /// The node the action being handled was sent to.
@@ -31,6 +38,20 @@ final class MiddlewareEnvironment<Action>: Sendable {
 
     /// The tree's clock.
     let scheduler: any DelayScheduler
+
+    /// Whether `scheduler` is the production clock, which `now` then reads directly.
+    private let readsDispatchClock: Bool
+
+    /// The time on the tree's clock (``DelayScheduler/now``).
+    var now: TimeInterval {
+        readsDispatchClock ? DispatchDelayScheduler.uptime() : scheduler.now
+    }
+
+    /// ``target`` and ``now``, for the action recorder's middleware, compiled in the app's module.
+    @usableFromInline
+    func recordingStamp() -> (store: StoreID, time: Double) {
+        (target, now)
+    }
 
     /// The tree's work by id.
     let tasks: TaskRegistry
@@ -86,6 +107,7 @@ final class MiddlewareEnvironment<Action>: Sendable {
         self.causes = causes
         self.queue = queue
         self.scheduler = scheduler
+        self.readsDispatchClock = scheduler is DispatchDelayScheduler
         self.tasks = tasks
         self.diagnostics = diagnostics
         self.dispatch = dispatch

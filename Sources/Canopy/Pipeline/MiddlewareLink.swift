@@ -6,21 +6,42 @@ final class MiddlewareLink<State, Action>: Sendable {
     let name: String
     let level: Int
     let body: Middleware<State, Action>.Body
+    /// The work of a middleware that only observes (``Middleware/tap``); for the others, nothing.
+    let tap: Middleware<State, Action>.Tap
     let following: MiddlewareLink?
     let scratch: ChainScratch<State, Action>
+    /// Whether this middleware and every one after it only observe: from here on, the action goes to
+    /// the reducers unchanged.
+    let onlyTapsFromHere: Bool
 
     init(
         name: String,
         level: Int,
         body: @escaping Middleware<State, Action>.Body,
+        tap: @escaping Middleware<State, Action>.Tap,
+        observes: Bool,
         following: MiddlewareLink?,
         scratch: ChainScratch<State, Action>
     ) {
         self.name = name
         self.level = level
         self.body = body
+        self.tap = tap
         self.following = following
         self.scratch = scratch
+        self.onlyTapsFromHere = observes && (following?.onlyTapsFromHere ?? true)
+    }
+
+    /// Runs this middleware and those after it, which only observe, for `action`, which goes on
+    /// unchanged; no context, no `next`.
+    func tapThrough(_ action: Action, environment: MiddlewareEnvironment<Action>) {
+        tap(action, environment)
+        guard following != nil else { return }  // the usual case: no copy of `following` to make
+        var next = following
+        while let link = next {
+            link.tap(action, environment)
+            next = link.following
+        }
     }
 
     /// Runs this middleware for `action`, recording the first error thrown in the chain.
@@ -29,9 +50,10 @@ final class MiddlewareLink<State, Action>: Sendable {
         do {
             try body(action, MiddlewareContext(link: self, token: token))
         } catch {
-            if scratch.failure == nil {
+            if !scratch.didFail {
                 scratch.failure = error
                 scratch.failureLevel = level
+                scratch.didFail = true
             }
         }
         scratch.expecting = -1

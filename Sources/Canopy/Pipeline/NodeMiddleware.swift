@@ -8,6 +8,13 @@ final class NodeMiddleware<Action>: Sendable {
     init(run: @escaping @Sendable (inout Action, _ startIndex: Int) -> MiddlewareResult) {
         self.run = run
     }
+
+    /// Calls `run`, borrowed from this object: calling the stored closure through the property would
+    /// retain and release its context for each action.
+    @inline(__always)
+    func callAsFunction(_ action: inout Action, _ startIndex: Int) -> MiddlewareResult {
+        run(&action, startIndex)
+    }
 }
 
 /// What was attached to a node with `use(_:)` and its siblings, kept to rebuild the chain when more is

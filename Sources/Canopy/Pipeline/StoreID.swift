@@ -20,6 +20,11 @@ public struct StoreID: Hashable, Sendable, CustomStringConvertible {
         self.path = path
     }
 
+    /// An identifier whose indices the caller knows are valid: no check.
+    init(knownValidPath path: [Int]) {
+        self.path = path
+    }
+
     /// The root of a tree.
     public static let root = StoreID(path: [])
 

@@ -158,10 +158,33 @@ final class StoreTree: @unchecked Sendable {
         entry: EntryContext = EntryContext()
     ) -> ProcessOutcome {
         if hasMiddleware || isWatched {
+            guard isWatched else { return processThroughMiddleware(action, at: node, entry: entry) }
             return processSupervised(action, at: node, entry: entry)
         }
         reduceAndPublish(action, at: node)
         return .reduced
+    }
+
+    /// On the queue: `process` with the middleware stage, in a tree without diagnostics or cycle
+    /// detection (nothing to report, no causes to follow).
+    private func processThroughMiddleware<Action>(
+        _ action: Action,
+        at node: ActionNode<Action>,
+        entry: EntryContext
+    ) -> ProcessOutcome {
+        var action = action
+        currentTarget = .passUnretained(node)
+        let result = runMiddleware(&action, at: node, entry: entry)
+        currentTarget = nil
+        switch result {
+        case .forwarded:
+            reduceAndPublish(action, at: node)
+            return .reduced
+        case .blocked:
+            return .blocked
+        case .failed(let error):
+            return .failed(error)
+        }
     }
 
     /// On the queue: `process` with the middleware stage, the diagnostics and the cycle detection.
@@ -229,23 +252,43 @@ final class StoreTree: @unchecked Sendable {
     /// to.
     func currentTargetID() -> StoreID? {
         // Safety: set only for the duration of the middleware stage, while `process`'s caller holds
-        // the node.
-        currentTarget?.takeUnretainedValue().storeID
+        // the node, so it can be used without retaining it (a node has weak references, which make
+        // each retain and release take the slow path: about 150 instructions for the pair).
+        currentTarget?._withUnsafeGuaranteedRef { $0.storeID }
     }
 
     /// On the queue: runs the middleware of `node` and of its ancestors that take the same actions,
     /// the root's first. Each chain gets the action the chain before it forwarded.
+    @inline(__always)
     private func runMiddleware<Action>(
         _ action: inout Action,
         at node: ActionNode<Action>,
         entry: EntryContext
     ) -> MiddlewareResult {
         // Most paths have one chain, the receiving node's: run it without collecting anything (an array
-        // of chains and its reversal cost runtime type lookups on every action).
-        if node.depth >= entry.resumeDepth, !ancestorHasMiddleware(node, from: entry.resumeDepth) {
-            let start = node.depth == entry.resumeDepth ? entry.middlewareStart : 0
-            return node.middleware?.run(&action, start) ?? .forwarded
+        // of chains and its reversal cost runtime type lookups on every action). The root has no
+        // ancestors to look at.
+        let depth = node.depth
+        if depth >= entry.resumeDepth, depth == 0 || !ancestorHasMiddleware(node, from: entry.resumeDepth) {
+            guard node.middleware != nil else { return .forwarded }
+            let start = depth == entry.resumeDepth ? entry.middlewareStart : 0
+            // Safety: used without retaining it (the compiler would retain and release it around the
+            // call, for each action): the node holds its middleware and `process`'s caller holds the
+            // node; the node's middleware is replaced only by `use`, in a work item of the inbox, never
+            // while an action is in the stage. Read through a temporary, so that the strong reference
+            // ends with the statement.
+            let middleware = Unmanaged.passUnretained(node.middleware.unsafelyUnwrapped)
+            return middleware._withUnsafeGuaranteedRef { $0(&action, start) }
         }
+        return runMiddlewareChains(&action, at: node, entry: entry)
+    }
+
+    /// `runMiddleware` when ancestors of `node` have middleware too.
+    private func runMiddlewareChains<Action>(
+        _ action: inout Action,
+        at node: ActionNode<Action>,
+        entry: EntryContext
+    ) -> MiddlewareResult {
         // Collected from `node` upwards.
         var first: (depth: Int, middleware: NodeMiddleware<Action>)?
         var more: [(depth: Int, middleware: NodeMiddleware<Action>)] = []

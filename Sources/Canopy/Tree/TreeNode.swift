@@ -91,14 +91,15 @@ class TreeNode: @unchecked Sendable {
     /// The node's place in its tree: the child indices from the root down, stable for a tree built the
     /// same way.
     final var storeID: StoreID {
-        guard depth > 0 else { return .root }  // no array to build: a recorder asks for each action
+        // No array to build, and no lazily made global to check: a recorder asks for each action.
+        guard depth > 0 else { return StoreID(knownValidPath: []) }
         var path = [Int](repeating: 0, count: depth)
         var node: TreeNode = self
         while let parent = node.parentNode {
             path[node.depth - 1] = node.indexInParent
             node = parent
         }
-        return StoreID(path: path)
+        return StoreID(knownValidPath: path)
     }
 
     // MARK: Entering the queue
