@@ -90,4 +90,17 @@ import Testing
         let first = scheduler.now
         #expect(scheduler.now >= first)
     }
+
+    /// `now` reads the clock directly on Linux (the action recorder reads it for each action): it must
+    /// be the clock `DispatchTime` reads, which deadlines use, so a reading falls between two of
+    /// `DispatchTime.now()` taken around it.
+    @Test func clockIsDispatchTimesClock() {
+        func dispatchNow() -> TimeInterval {
+            TimeInterval(DispatchTime.now().uptimeNanoseconds) / 1_000_000_000
+        }
+        let before = dispatchNow()
+        let now = DispatchDelayScheduler().now
+        let after = dispatchNow()
+        #expect(before <= now && now <= after, "\(before) ≤ \(now) ≤ \(after)")
+    }
 }
