@@ -272,11 +272,10 @@ final class StoreTree: @unchecked Sendable {
         if depth >= entry.resumeDepth, depth == 0 || !ancestorHasMiddleware(node, from: entry.resumeDepth) {
             guard node.middleware != nil else { return .forwarded }
             let start = depth == entry.resumeDepth ? entry.middlewareStart : 0
-            // Safety: used without retaining it (the compiler would retain and release it around the
-            // call, for each action): the node holds its middleware and `process`'s caller holds the
-            // node; the node's middleware is replaced only by `use`, in a work item of the inbox, never
-            // while an action is in the stage. Read through a temporary, so that the strong reference
-            // ends with the statement.
+            // Used without a retain and release per action, read through a temporary so that the strong
+            // reference ends with the statement. Only `use` replaces a node's middleware, in a work item,
+            // never while an action is in the stage.
+            // Safety: the node holds its middleware, and `process`'s caller holds the node.
             let middleware = Unmanaged.passUnretained(node.middleware.unsafelyUnwrapped)
             return middleware._withUnsafeGuaranteedRef { $0(&action, start) }
         }
