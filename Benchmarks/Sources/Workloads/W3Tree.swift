@@ -73,7 +73,9 @@ public enum W3Tree {
     /// measure the tree and not the harness: a closure with a context of its own costs a retain and a
     /// release per call in the floors' loops, which made the floors cost more than seven times what
     /// DESIGN.md measured for them. A few observers are probes with a closure of their own, which check
-    /// exactly what their child saw.
+    /// exactly what their child saw. The counted observers are checked only as a total: a system that
+    /// gave one of them a state too many and another one too few would pass. Each observer's own count
+    /// is what the library's tests check (`Tests/CanopyTests`); here the total guards the measurement.
     private enum Probe {
         case counted
         case closure(@Sendable ((Int, Int)) -> Void)
