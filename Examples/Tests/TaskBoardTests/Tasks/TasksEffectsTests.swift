@@ -37,6 +37,26 @@ import Testing
         return task
     }
 
+    /// Adds "B" after `first`, asserting the change, and returns the new task.
+    private func addSecondTask(
+        after first: TaskItem,
+        to store: TestStore<TestedTasks, AppAction>,
+        line: UInt = #line
+    ) async -> TaskItem {
+        let second = TaskItem(id: 2, title: "B")
+        await store.send(
+            .tasks(.add(title: "B")),
+            assert: {
+                $0.items = [first, second]
+                $0.nextID = 3
+                $0.revision = 2
+                $0.lastEvent = .added(second)
+            },
+            line: line
+        )
+        return second
+    }
+
     @Test func aBurstOfChangesIsWrittenAsOneBatchOnceTheBoardIsQuiet() async {
         let writer = RecordingWriter()
         let store = makeStore(writer: writer).store
@@ -79,13 +99,7 @@ import Testing
         let first = await addFirstTask(to: store)
         await store.advance(by: options.debounce)
         await writer.waitForAttempts(1)
-        let second = TaskItem(id: 2, title: "B")
-        await store.send(.tasks(.add(title: "B"))) {
-            $0.items = [first, second]
-            $0.nextID = 3
-            $0.revision = 2
-            $0.lastEvent = .added(second)
-        }
+        let second = await addSecondTask(after: first, to: store)
         await store.advance(by: options.retryPolicy.delay(beforeRetry: 1))
         await writer.waitForAttempts(2)
         #expect(writer.batches == [WriteBatch(upserts: [first, second])])
@@ -120,13 +134,7 @@ import Testing
     @Test func remindersFireOnTheirOwnAndARemovedOneIsCancelled() async {
         let store = makeStore(writer: RecordingWriter()).store
         let first = await addFirstTask(to: store)
-        let second = TaskItem(id: 2, title: "B")
-        await store.send(.tasks(.add(title: "B"))) {
-            $0.items = [first, second]
-            $0.nextID = 3
-            $0.revision = 2
-            $0.lastEvent = .added(second)
-        }
+        let second = await addSecondTask(after: first, to: store)
 
         await store.send(.tasks(.remind(id: 1, seconds: 10))) {
             $0.reminders = [TestedReminder(taskID: 1, delay: 10)]
