@@ -173,13 +173,28 @@ final class StoreTree: @unchecked Sendable {
         entry: EntryContext
     ) -> ProcessOutcome {
         var action = action
+        if let stopped = middlewareStage(&action, at: node, entry: entry) {
+            return stopped
+        }
+        reduceAndPublish(action, at: node)
+        return .reduced
+    }
+
+    /// On the queue: runs the middleware stage for `action`, sent to `node`, with `node` as the current
+    /// target; returns how the action's processing ends when the stage stops it, or `nil` when `action`
+    /// (possibly replaced) goes on to the reducers.
+    @inline(__always)
+    private func middlewareStage<Action>(
+        _ action: inout Action,
+        at node: ActionNode<Action>,
+        entry: EntryContext
+    ) -> ProcessOutcome? {
         currentTarget = .passUnretained(node)
         let result = runMiddleware(&action, at: node, entry: entry)
         currentTarget = nil
         switch result {
         case .forwarded:
-            reduceAndPublish(action, at: node)
-            return .reduced
+            return nil
         case .blocked:
             return .blocked
         case .failed(let error):
@@ -199,17 +214,8 @@ final class StoreTree: @unchecked Sendable {
         if hasDiagnostics {
             diagnostics?.record(.received(store: node.storeID, action: String(describing: action)))
         }
-        if hasMiddleware {
-            currentTarget = .passUnretained(node)
-            defer { currentTarget = nil }
-            switch runMiddleware(&action, at: node, entry: entry) {
-            case .forwarded:
-                break
-            case .blocked:
-                return .blocked
-            case .failed(let error):
-                return .failed(error)
-            }
+        if hasMiddleware, let stopped = middlewareStage(&action, at: node, entry: entry) {
+            return stopped
         }
         guard hasDiagnostics, let diagnostics else {
             reduceAndPublish(action, at: node)
