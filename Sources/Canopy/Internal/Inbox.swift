@@ -109,16 +109,21 @@ final class Inbox<Action: Sendable>: TreeInbox {
     /// `receive`. Each entry lets go of what it holds (work, receiver) as soon as it is handled, so a
     /// node whose last handle is gone is freed right after its last action, not at the end of the batch.
     /// Entries pushed meanwhile go to the pending buffer, for the next batch.
-    func run(_ batch: inout InboxBuffer, receive: (Action) -> Void) {
+    ///
+    /// `afterEach` runs after each work item and each action for a receiver; `receive` is left to do the
+    /// same for plain actions.
+    func run(_ batch: inout InboxBuffer, afterEach: () -> Void, receive: (Action) -> Void) {
         var nextWork = 0
         var nextTarget = 0
         for index in 0..<batch.count {
             while nextWork < batch.works.count, batch.works[nextWork].position == index {
                 batch.runWork(at: nextWork)
+                afterEach()
                 nextWork += 1
             }
             if nextTarget < batch.targets.count, batch.targets[nextTarget].position == index {
                 batch.deliver(target: nextTarget, Action.self)
+                afterEach()
                 nextTarget += 1
             } else {
                 receive(batch.moveAction(at: index, Action.self))
@@ -126,6 +131,7 @@ final class Inbox<Action: Sendable>: TreeInbox {
         }
         while nextWork < batch.works.count {
             batch.runWork(at: nextWork)
+            afterEach()
             nextWork += 1
         }
         batch.count = 0

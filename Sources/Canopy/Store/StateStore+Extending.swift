@@ -6,7 +6,7 @@ extension StateStore {
     /// when it does not lie there: the store is a view (`map(state:)`), the path leads into an ancestor's
     /// part of a child's state, or it goes through a computed property or a class.
     package func ownStateOffset<Value>(of keyPath: WritableKeyPath<State, Value>) -> Int? {
-        (node as? StateNode<State, Action>)?.ownStateOffset(of: keyPath)
+        node.stateNode?.ownStateOffset(of: keyPath)
     }
 
     /// Runs `work` on the tree's queue, after everything sent before it, with access to this store's node
@@ -34,7 +34,7 @@ package struct TreeAccess<State: Sendable, Action: Sendable>: ~Copyable {
     package var nodeObject: AnyObject { node }
 
     /// The number of stores above this one.
-    package var depth: Int { (node as? TreeNode)?.depth ?? 0 }
+    package var depth: Int { node.stateNode?.depth ?? 0 }
 
     /// The tree's attachment of type `A`, made by `make` the first time.
     package func attachment<A: TreeAttachment>(_ make: () -> A) -> A {
@@ -50,7 +50,7 @@ package struct TreeAccess<State: Sendable, Action: Sendable>: ~Copyable {
     /// state right after each of its reductions from now on, and once now, whenever the `Bool` stored
     /// `flag` bytes into that value is `true`.
     package func addAfterReduce<Value>(at offset: Int, when flag: Int, _ step: @escaping AfterReduceStep<Value>) {
-        guard let node = node as? StateNode<State, Action> else {
+        guard let node = node.stateNode else {
             preconditionFailure("Internal inconsistency: an after-reduce step was added to a view")
         }
         precondition(

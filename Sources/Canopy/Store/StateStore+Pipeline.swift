@@ -82,7 +82,7 @@ extension StateStore {
         _ middlewares: [Middleware<State, Action>],
         resolvers: [ErrorResolver<State, Action>] = []
     ) -> Self {
-        guard let node = node as? StateNode<State, Action> else {
+        guard let node = node.stateNode else {
             preconditionFailure(
                 "use(_:) was called on a map(state:), flatMap(state:) or map(actions:) store; attach middleware "
                     + "to the store it views"

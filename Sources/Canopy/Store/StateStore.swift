@@ -30,11 +30,13 @@ public struct StateStore<State: Sendable, Action: Sendable>: Store {
         reducer: @escaping Reducer<ChildState, Action>,
         compose: @escaping Compose<ParentState, ChildState, State>
     ) {
-        self.node = ChildNode(
-            parent: parent.node.nodeForChildren(),
-            initialState: initialState,
-            reducer: DependencyScope.capturing(reducer),
-            compose: compose
+        self.node = ChildHandle(
+            ChildNode(
+                parent: parent.node.nodeForChildren(),
+                initialState: initialState,
+                reducer: DependencyScope.capturing(reducer),
+                compose: compose
+            )
         )
     }
 

@@ -29,8 +29,8 @@ struct NodePath: ~Copyable {
 
     /// Whether `node` is the node at `index`, compared by identity without retaining either. Sound because
     /// the path is emptied after every action, so an entry never outlives the node it names.
-    func holds(_ node: TreeNode, at index: Int) -> Bool {
-        nodes[index].toOpaque() == Unmanaged.passUnretained(node).toOpaque()
+    func holds(_ node: Unmanaged<TreeNode>, at index: Int) -> Bool {
+        nodes[index].toOpaque() == node.toOpaque()
     }
 
     mutating func append(_ node: TreeNode) {

@@ -33,6 +33,7 @@ final class RootNode<State: Sendable, Action: Sendable>: StateNode<State, Action
             cycleDetection: cycleDetection
         )
         super.init(tree: tree, parent: nil, inbox: inbox)
+        tree.setRoot(self)
         initializeCache(initialState)
     }
 

@@ -125,7 +125,9 @@ class StateNode<State: Sendable, Action: Sendable>: ActionNode<Action>, StoreNod
     final func addObserver(_ observer: Observer<State>) {
         tree.assertOnQueue()
         if slot(of: observer.id) == nil {
-            attach()
+            // A node that nothing keeps any more is on its way out: like a freed one, it takes no
+            // observer.
+            guard attach() else { return }
             makeRoomForObserver()
             // Safety: `makeRoomForObserver()` has just made `observers` non-nil, with room.
             let slot = observers.unsafelyUnwrapped.append(observer)
@@ -339,6 +341,10 @@ class StateNode<State: Sendable, Action: Sendable>: ActionNode<Action>, StoreNod
     }
 
     final func nodeForChildren() -> StateNode<State, Action> {
+        self
+    }
+
+    final var stateNode: StateNode<State, Action>? {
         self
     }
 

@@ -66,6 +66,10 @@ protocol StoreNode<State, Action>: AnyObject, Sendable {
     /// The place in the tree of the node this handle reaches (for a view, the node it views).
     var storeID: StoreID { get }
 
+    /// The tree node behind this handle when it is one of the store's own (a root, a child), not a view
+    /// or a weak handle.
+    var stateNode: StateNode<State, Action>? { get }
+
     /// The node that children made with `with(_:reducer:)` hang from: this node, or, for a view, a node
     /// that applies the view's transforms inside the tree.
     func nodeForChildren() -> StateNode<State, Action>

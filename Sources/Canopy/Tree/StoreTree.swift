@@ -38,6 +38,9 @@ final class StoreTree: @unchecked Sendable {
     /// Work started by id (`MiddlewareContext.run(id:cancelInFlight:operation:)`), cancelled with the
     /// tree.
     let tasks: TaskRegistry
+    /// The thread running the drain, while it runs: what lets a node that is let go of during the drain
+    /// leave the tree right after the current entry (``dropAfterCurrentEntry(_:)``).
+    let drainingThread = CallingThread()
     /// The thread calling observers, during a walk down or a new observer's first call: what lets a
     /// subscription's gate tell a cancel from inside its handler without noting its caller each call.
     let callingThread = CallingThread()
@@ -68,6 +71,13 @@ final class StoreTree: @unchecked Sendable {
     /// Whether the root has listeners, that is whether anything in the tree does: kept by the root
     /// (``TreeNode/listenersChanged()``) so that `process` need not reach the root for each action.
     @exclusivity(unchecked) var isListenedTo = false
+    /// Nodes that nothing keeps any more, each retained, to take out of the tree after the current inbox
+    /// entry (``settleDrops()``).
+    @exclusivity(unchecked) private var pendingDrops: [Unmanaged<TreeNode>] = []
+    /// The root node, unretained: the root holds the tree, and every other node holds the root (through
+    /// its ancestors), so the root is alive whenever a node asks for it. Set once, by the root's `init`.
+    /// Written once before the tree is shared, then only read, from any thread.
+    @exclusivity(unchecked) private var rootReference: Unmanaged<TreeNode>?
     /// What other modules of the package keep per tree, by type (``attachment(_:)``).
     @exclusivity(unchecked) private var attachments: [ObjectIdentifier: any TreeAttachment] = [:]
 
@@ -91,6 +101,18 @@ final class StoreTree: @unchecked Sendable {
         self.hasDiagnostics = diagnostics != nil
         self.detectsCycles = cycleDetection.isEnabled
         self.isWatched = diagnostics != nil || cycleDetection.isEnabled
+    }
+
+    /// In the root's `init`, before the tree is shared: records the root.
+    func setRoot(_ root: TreeNode) {
+        precondition(rootReference == nil, "Internal inconsistency: a tree was given a second root")
+        rootReference = .passUnretained(root)
+    }
+
+    /// The root node. Asked by nodes only, each of which keeps the root alive.
+    var root: TreeNode {
+        // Safety: see `rootReference`; a node of the tree is asking, so the root is alive.
+        rootReference.unsafelyUnwrapped.takeUnretainedValue()
     }
 
     deinit {
@@ -129,16 +151,39 @@ final class StoreTree: @unchecked Sendable {
     func drain<Action>(_ inbox: Inbox<Action>, root: ActionNode<Action>) {
         // Checked in every build, once per turn: everything the drain calls relies on it.
         dispatchPrecondition(condition: .onQueue(queue))
+        let outer = drainingThread.enter()
+        defer { drainingThread.leave(restoring: outer) }
         var batch = inbox.takeSpare()
         var batches = 0
         while inbox.take(&batch) {
-            inbox.run(&batch) { process($0, at: root) }
+            inbox.run(&batch, afterEach: settleDrops) {
+                process($0, at: root)
+                settleDrops()
+            }
             batches += 1
             if batches == Self.batchesPerTurn {
                 inbox.yield(&batch)
                 root.scheduleDrain()
                 return
             }
+        }
+    }
+
+    /// On the queue, during the drain: `node`, which nothing keeps any more, leaves the tree once the
+    /// current inbox entry is done. Held until then.
+    func dropAfterCurrentEntry(_ node: TreeNode) {
+        pendingDrops.append(.passRetained(node))
+    }
+
+    /// On the queue, between two inbox entries: takes out of the tree the nodes let go of during the
+    /// entry, and lets go of them. Freeing one may let go of its parent, which joins the list.
+    @inline(__always)
+    func settleDrops() {
+        guard !pendingDrops.isEmpty else { return }
+        while let node = pendingDrops.popLast() {
+            // Safety: the entry holds a +1 retain of the node, given back right after.
+            node._withUnsafeGuaranteedRef { $0.dropFromTree() }
+            node.release()
         }
     }
 
@@ -391,18 +436,15 @@ final class StoreTree: @unchecked Sendable {
         let outer = callingThread.enter()
         defer { callingThread.leave(restoring: outer) }
         let top = path.count - 1
-        stack.append(Visit(node: path[top], isRetained: false, parentChanged: false, pathIndex: top))
+        stack.append(Visit(node: path[top], parentChanged: false, pathIndex: top))
         while let visit = stack.popLast() {
             // Safety: a node on the path is alive while the action is processed (see `NodePath`); any
-            // other node was retained when it was pushed (`isRetained`) and is released here, after its
-            // turn. Visits hold their nodes unmanaged so that moving them through the stack costs no
-            // reference counting (every node has a side table, where each retain and release takes the
-            // slow path). Every visit pushed is popped: the loop runs until the stack is empty.
+            // other node is in its parent's child list, which holds it, and stays there until its visit:
+            // only the node's own observers (during its visit) and work items (after the walk) take a
+            // node out of a list. Visits hold their nodes unmanaged, so the walk does no reference
+            // counting.
             notified += visit.node._withUnsafeGuaranteedRef { node in
                 visitNode(node, visit)
-            }
-            if visit.isRetained {
-                visit.node.release()
             }
         }
         return notified
@@ -418,15 +460,9 @@ final class StoreTree: @unchecked Sendable {
         if changed {
             let firstChild = stack.count
             let pathChildIndex = visit.pathIndex - 1
-            node.forEachChild { child in
+            node.children.forEach { child in
                 let index = pathChildIndex >= 0 && path.holds(child, at: pathChildIndex) ? pathChildIndex : -1
-                // The child stays retained until its visit is over: an observer may drop its last handle
-                // while it waits in the stack. The strong reference loaded from the child list is kept for
-                // that: the retain below pairs with `child`'s release at the end of this closure, and the
-                // optimiser removes both.
-                let unmanaged = Unmanaged.passUnretained(child)
-                stack.append(Visit(node: unmanaged, isRetained: true, parentChanged: true, pathIndex: index))
-                _ = unmanaged.retain()
+                stack.append(Visit(node: child, parentChanged: true, pathIndex: index))
             }
             // Children were pushed in order; the walk pops them, so reverse them in place.
             var low = firstChild
@@ -440,9 +476,7 @@ final class StoreTree: @unchecked Sendable {
             let pathChild = path[visit.pathIndex - 1]
             // Safety: a node on the path is alive while the action is processed (see `NodePath`).
             if pathChild._withUnsafeGuaranteedRef(\.isAttached) {
-                stack.append(
-                    Visit(node: pathChild, isRetained: false, parentChanged: false, pathIndex: visit.pathIndex - 1)
-                )
+                stack.append(Visit(node: pathChild, parentChanged: false, pathIndex: visit.pathIndex - 1))
             }
         }
         return node.observerCount
@@ -450,10 +484,8 @@ final class StoreTree: @unchecked Sendable {
 
     /// A node the walk down still has to visit.
     private struct Visit {
-        /// The node: either on the path, which keeps it alive, or retained for the visit (`isRetained`).
+        /// The node: on the path, which keeps it alive, or in its parent's child list, which holds it.
         let node: Unmanaged<TreeNode>
-        /// Whether the walk retained `node` when it pushed the visit, and releases it after the visit.
-        let isRetained: Bool
         /// Whether the parent's state may have changed.
         let parentChanged: Bool
         /// The node's index in `path`, or -1 when it is off the path.

@@ -5,8 +5,10 @@ import Synchronization
 /// its cached state up to date. The typed parts live in the subclasses (``ActionNode``, ``StateNode``
 /// and the concrete nodes); the engine (``StoreTree``) walks nodes through this class only.
 ///
-/// Strong references point up the tree: a node holds its parent; a parent holds its listening children
-/// weakly, in ``children``.
+/// Strong references point up the tree: a node holds its parent. The one reference down is the tree's
+/// own: a parent's ``children`` list holds its *attached* children, which the tree takes out on its queue
+/// as soon as they detach or nothing keeps them any more (``keepers``), so a parent never keeps a child
+/// alive beyond that, and the walk down reads children without reference counting.
 ///
 /// A node is *attached* while someone listens to it: an observer, or an attached child. Only attached
 /// nodes are in their parent's ``children``, and only they keep a cached state that the engine updates,
@@ -19,54 +21,91 @@ class TreeNode: @unchecked Sendable {
     // engine holds accesses across calls to user code (a child's reducer mutates its `local` in place;
     // observers run while the node's lists are borrowed), which is sound because user code on the queue
     // cannot reach these fields synchronously: every way back into a store goes through the inbox. The
-    // `let`s are set in `init` and never change.
+    // `let`s are set in `init` and never change; the atomics are the only fields used off the queue.
     final let tree: StoreTree
     final let parentNode: TreeNode?
-    /// The root, for every node but the root itself (which would otherwise hold itself).
-    private final let rootNode: TreeNode?
-    // The stored fields are laid out for size (W4 counts the bytes of each child store): the 32-bit
-    // fields each follow one that leaves four bytes free (`children` is 12 bytes), and `isAttached`
-    // comes last, so that the subclasses' first `Bool` packs beside it instead of after seven bytes of
-    // padding.
-    /// How many children have been made from this node.
-    private final let childrenMade = Atomic<Int>(0)
     /// The node's attached children, in the order they attached.
     @exclusivity(unchecked) final var children = ChildList()
-    /// The number of ancestors, stored in 32 bits (see ``depth``).
-    private final let storedDepth: Int32
-    /// Incremented on each attach, so an entry left in the parent's ``children`` by an earlier attach
-    /// is recognised as stale.
-    @exclusivity(unchecked) final var attachGeneration: UInt64 = 0
     /// The observers of this node.
     @exclusivity(unchecked) final var observerCount = 0
+    /// How many children have been made from this node.
+    private final let childrenMade = Atomic<Int32>(0)
+    /// What keeps this node in the tree besides the tree itself: its handle (``ChildHandle``), while any
+    /// store holds it, and each child made from it, while it lives. When it falls to zero, the node
+    /// leaves the tree on the queue (``dropFromTree()``). Unused at the root, which is never in a list.
+    private final let keepers = Atomic<Int32>(0)
+    /// The number of ancestors, stored in 32 bits (see ``depth``).
+    private final let storedDepth: Int32
     /// The number of children made before this one from the same parent, stored in 32 bits (see
     /// ``indexInParent``).
     private final let storedIndexInParent: Int32
+    /// Where this node is in its parent's ``children``, while it is attached.
+    @exclusivity(unchecked) final var listSlot: Int32 = 0
     @exclusivity(unchecked) final var isAttached: Bool
+    /// Set once nothing keeps the node any more: it never attaches again.
+    @exclusivity(unchecked) private final var isDropped = false
 
-    /// Creates a root (no parent, always attached) or a node below `parent`.
+    /// Creates a root (no parent, always attached) or a node below `parent`, which it keeps.
     init(tree: StoreTree, parent: TreeNode?) {
         self.tree = tree
         self.parentNode = parent
-        self.rootNode = parent.map(\.root)
         let depth = parent.map { $0.depth + 1 } ?? 0
         let indexInParent = parent?.childrenMade.wrappingAdd(1, ordering: .relaxed).oldValue ?? 0
         precondition(
-            depth <= Int32.max && indexInParent <= Int32.max,
-            "A store tree holds at most \(Int32.max) levels and \(Int32.max) children per store"
+            depth <= Int32.max && indexInParent < Int32.max,
+            "A store tree holds at most \(Int32.max) levels and \(Int32.max - 1) children per store"
         )
         self.storedDepth = Int32(depth)
-        self.storedIndexInParent = Int32(indexInParent)
+        self.storedIndexInParent = indexInParent
         self.isAttached = parent == nil
+        parent?.keep()
     }
 
     deinit {
+        guard let parentNode else { return }
+        parentNode.letGo()
         // Releasing the last handle of a deep chain frees each node from its child's deinit, one stack
         // frame per level. Every so many levels, the parent is let go of on the tree's queue instead,
         // so a chain of any depth is freed without running out of stack.
-        if depth > 0, depth.isMultiple(of: Self.releaseHop), let parentNode {
+        if depth.isMultiple(of: Self.releaseHop) {
             tree.queue.async { withExtendedLifetime(parentNode) {} }
         }
+    }
+
+    // MARK: Keepers
+
+    /// From any thread: one more thing keeps this node in the tree.
+    final func keep() {
+        keepers.wrappingAdd(1, ordering: .relaxed)
+    }
+
+    /// From any thread: one thing that kept this node in the tree let go of it. The last one sends the
+    /// node out of the tree, on the queue: the work item holds the node until then, so the tree's
+    /// reference in the parent's list is never the last one while the node is in it.
+    final func letGo() {
+        guard depth > 0, keepers.wrappingSubtract(1, ordering: .acquiringAndReleasing).newValue == 0 else { return }
+        if tree.drainingThread.isCurrent {
+            // Let go of during the drain (by a work item that held the last store, an observer that
+            // dropped one): the node leaves the tree right after the current inbox entry, before the
+            // next one, never in the middle of a walk.
+            tree.dropAfterCurrentEntry(self)
+        } else {
+            enqueueWork { self.dropFromTree() }
+        }
+    }
+
+    /// From any thread: whether every store of this node has let go of it, and every child made from it
+    /// is gone. The node may still be in memory, until the tree's queue takes it out of the tree, but
+    /// weak handles treat it as released. Never at the root, which is released when it is freed.
+    final var isReleased: Bool {
+        depth > 0 && keepers.load(ordering: .acquiring) == 0
+    }
+
+    /// On the queue, outside any walk: takes the node out of the tree for good, once nothing keeps it.
+    final func dropFromTree() {
+        guard keepers.load(ordering: .acquiring) == 0 else { return }
+        isDropped = true
+        detach()
     }
 
     /// The number of ancestors.
@@ -85,7 +124,7 @@ class TreeNode: @unchecked Sendable {
 
     /// The root of the tree.
     final var root: TreeNode {
-        rootNode ?? self
+        tree.root
     }
 
     /// The node's place in its tree: the child indices from the root down, stable for a tree built the
@@ -123,8 +162,7 @@ class TreeNode: @unchecked Sendable {
         preconditionFailure("Internal inconsistency: \(type(of: self)) is not a root")
     }
 
-    /// On the queue: whether anyone listens to this node. A child that detached or was freed counts
-    /// until the next walk over ``children`` drops its entry.
+    /// On the queue: whether anyone listens to this node.
     final var hasListeners: Bool {
         observerCount > 0 || !children.isEmpty
     }
@@ -156,14 +194,18 @@ class TreeNode: @unchecked Sendable {
     // MARK: Listening
 
     /// On the queue: makes this node and its ancestors attached, so the engine keeps their cached states
-    /// up to date from now on. Iterative, so the depth of the tree is not bounded by the stack.
-    final func attach() {
-        guard !isAttached else { return }
+    /// up to date from now on. Iterative, so the depth of the tree is not bounded by the stack. A node
+    /// that nothing keeps any more does not attach.
+    ///
+    /// - Returns: Whether the node is attached.
+    @discardableResult
+    final func attach() -> Bool {
+        guard !isAttached else { return true }
+        guard !isDropped else { return false }
         var newlyAttached: [TreeNode] = []
         var node = self
         while !node.isAttached, let parent = node.parentNode {
             node.isAttached = true
-            node.attachGeneration &+= 1
             parent.children.add(node)
             parent.listenersChanged()
             newlyAttached.append(node)
@@ -173,13 +215,30 @@ class TreeNode: @unchecked Sendable {
         for node in newlyAttached.reversed() {
             node.recompute()
         }
+        return true
     }
 
-    /// On the queue: detaches this node if nobody listens to it any more. Its entry in the parent's
-    /// ``children`` goes at the parent's next walk, which may detach the parent in turn.
+    /// On the queue: detaches this node if nobody listens to it any more, and then each ancestor that
+    /// this leaves with nobody listening.
     final func detachIfUnused() {
         guard isAttached, depth > 0, !hasListeners else { return }
-        isAttached = false
+        detach()
+    }
+
+    /// On the queue: takes this attached node out of its parent's ``children``, then detaches each
+    /// ancestor that this leaves with nobody listening. Iterative, like ``attach()``.
+    ///
+    /// Releasing the list's reference here never frees a node: while a node is in a list, something
+    /// else keeps it too (``keepers``), or the work item that drops it from the tree holds it.
+    private final func detach() {
+        var node = self
+        while node.isAttached, let parent = node.parentNode {
+            node.isAttached = false
+            parent.children.remove(node).release()
+            parent.listenersChanged()
+            guard !parent.hasListeners else { return }
+            node = parent
+        }
     }
 
     /// On the queue: to be called after ``observerCount`` or ``children`` changed. The root tells the
@@ -188,13 +247,5 @@ class TreeNode: @unchecked Sendable {
         if depth == 0 {
             tree.isListenedTo = hasListeners
         }
-    }
-
-    /// On the queue: calls `body` with each attached child, in attach order, dropping the entries of
-    /// children that are gone or detached; detaches this node if that leaves nobody listening.
-    final func forEachChild(_ body: (consuming TreeNode) -> Void) {
-        children.forEachLive(body)
-        listenersChanged()
-        detachIfUnused()
     }
 }

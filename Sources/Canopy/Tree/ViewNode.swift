@@ -133,6 +133,8 @@ final class ViewNode<ParentState: Sendable, ParentAction: Sendable, State: Senda
         )
     }
 
+    var stateNode: StateNode<State, Action>? { nil }
+
     func nodeForChildren() -> StateNode<State, Action> {
         MappedNode(
             parent: parent.nodeForChildren(),

@@ -12,14 +12,21 @@ import Foundation
 /// by the time its turn comes, the action is dropped. So a weak handle never keeps a node alive, not
 /// even through its pending actions.
 final class WeakNode<State: Sendable, Action: Sendable>: StoreNode, InboxReceiver {
-    private weak let target: StateNode<State, Action>?
+    private weak let reference: StateNode<State, Action>?
     let tree: StoreTree
     let storeID: StoreID
 
     init(_ target: StateNode<State, Action>) {
-        self.target = target
+        self.reference = target
         self.tree = target.tree
         self.storeID = target.storeID
+    }
+
+    /// The node, unless it is gone: freed, or let go of by every store (it may linger a moment, until
+    /// the tree's queue takes it out of the tree, but it is released as far as a weak handle goes).
+    private var target: StateNode<State, Action>? {
+        guard let node = reference, !node.isReleased else { return nil }
+        return node
     }
 
     func dispatch(_ action: Action) {
@@ -95,6 +102,8 @@ final class WeakNode<State: Sendable, Action: Sendable>: StoreNode, InboxReceive
     func weakHandle() -> any StoreNode<State, Action> {
         self
     }
+
+    var stateNode: StateNode<State, Action>? { nil }
 
     func nodeForChildren() -> StateNode<State, Action> {
         preconditionFailure("Internal inconsistency: a child store was made from a weak store handle")

@@ -10,13 +10,14 @@ final class WeakReceiver<Action: Sendable>: InboxReceiver {
     /// Queues `action` for the node, from any thread; dropped if the node is gone, or, when `run` is
     /// given, if the run is no longer current at its turn.
     func send(_ action: Action, entry: EntryContext, run: EffectRun?) {
-        node?.push(action, through: self, guardedBy: run, entry: entry)
+        guard let node, !node.isReleased else { return }
+        node.push(action, through: self, guardedBy: run, entry: entry)
     }
 
     func receiveAction(at action: UnsafeMutableRawPointer, entry: EntryContext) -> ProcessOutcome {
         // Safety: the inbox hands this route only actions pushed for it, of its `Action` type.
         let action = action.assumingMemoryBound(to: Action.self).move()
-        guard let node else { return .failed(StoreReleasedError()) }
+        guard let node, !node.isReleased else { return .failed(StoreReleasedError()) }
         return node.tree.process(action, at: node, entry: entry)
     }
 }

@@ -78,7 +78,7 @@ import Testing
         let storeQueue: DispatchQueue
         do {
             let store = counter()
-            node = WeakRef(store.node as AnyObject)
+            node = WeakRef(store.node.stateNode! as AnyObject)
             storeQueue = store.node.queue
             model = ObservableProps(
                 store: store,

@@ -168,7 +168,7 @@ import Testing
         let storeQueue: DispatchQueue
         do {
             let store = counter()
-            node = WeakRef(store.node as AnyObject)
+            node = WeakRef(store.node.stateNode! as AnyObject)
             storeQueue = store.node.queue
             screen!.setPresenter(
                 store: store,

@@ -117,7 +117,7 @@ import Testing
     @Test func releasingTheObserverReleasesTheStoreItHolds() async {
         let root = counter()
         var screen: Screen? = Screen(store: root.with("local") { _, _ in })
-        let child = WeakRef(screen!.store!.node as AnyObject)
+        let child = WeakRef(screen!.store!.node.stateNode! as AnyObject)
         let recorder = StateRecorder<String>()
         screen!.subscribe(
             store: screen!.store!,
@@ -128,10 +128,12 @@ import Testing
         _ = await root.state
         scheduler.advance(by: .uiDebounce)
         #expect(await recorder.waitFor(count: 1) == ["local"])
-        // No work in flight on the store's queue may hold the store: the release alone must free it.
+        // No work in flight on the store's queue may hold the store: the release alone must free it,
+        // on the store's queue, right away (an attached store leaves its tree there).
         drain(root.node.queue)
 
         screen = nil
+        drain(root.node.queue)
         #expect(child.object == nil)
     }
 

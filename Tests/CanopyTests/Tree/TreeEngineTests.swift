@@ -31,7 +31,7 @@ import Testing
 
     @Test func aDeepTreeIsFreedWhenItsLastHandleGoes() async {
         let holder = ReleaseOnce(Self.chain(depth: 10_000))
-        let (queue, rootNode) = holder.withValue { ($0.root.queue, WeakRef($0.root.node as AnyObject)) }
+        let (queue, rootNode) = holder.withValue { ($0.root.queue, WeakRef($0.root.node.stateNode! as AnyObject)) }
         await holder.withValue { $0.leaf }.send(1)
         // The last handles go on a thread with a small stack (Darwin's dispatch threads have 512 KB):
         // freeing the chain must not nest one deinit per level.
@@ -58,7 +58,7 @@ import Testing
             let child = root.with(0) { local, action in local += action }
             child.subscribe(observer: Observer { _ in .active })
             child.dispatch(1)
-            children.append(WeakRef(child.node as AnyObject))
+            children.append(WeakRef(child.node.stateNode! as AnyObject))
         }
         #expect(await root.send(1) == 2_001)
         #expect(children.allSatisfy { $0.object == nil })
@@ -68,7 +68,7 @@ import Testing
         let root = StateStore<Int, Int>(0) { state, action in state += action }
         var child: StateStore<(Int, Int), Int>? = root.with(0) { local, action in local += action }
         let weak = child!.weakStore()
-        let node = WeakRef(child!.node as AnyObject)
+        let node = WeakRef(child!.node.stateNode! as AnyObject)
         let bounces = StateRecorder<Int>()
         child!.subscribe(
             observer: Observer { state in
@@ -196,7 +196,7 @@ import Testing
     }
 
     private func isAttached<State, Action>(_ store: StateStore<State, Action>) async -> Bool {
-        let node = store.node as! StateNode<State, Action>
+        let node = store.node.stateNode!
         return await withCheckedContinuation { continuation in
             store.queue.async { continuation.resume(returning: node.isAttached) }
         }
