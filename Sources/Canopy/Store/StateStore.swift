@@ -164,9 +164,9 @@ public struct StateStore<State: Sendable, Action: Sendable>: Store {
                 // Safety: the child passes its parent's current state, its own local state and its
                 // cache, all valid for the call (`ChildNode.recompute`).
                 if isInitialized {
-                    cache.pointee = (parent.pointee, local.pointee)
+                    cache.pointee = (parent.pointee, local)
                 } else {
-                    cache.initialize(to: (parent.pointee, local.pointee))
+                    cache.initialize(to: (parent.pointee, local))
                 }
             }
         )

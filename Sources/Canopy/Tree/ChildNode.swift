@@ -62,16 +62,11 @@ final class ChildNode<ParentState: Sendable, Local: Sendable, State: Sendable, A
     }
 
     override func recompute() {
-        let parentState = UnsafePointer(parent.cache)
-        let compose = self.compose
-        // Safety: `local` is this node's stored property, and the access lasts for the call only; the
-        // parent's cache is current (the walk down refreshes a parent before its children, and
-        // `refreshDetachedChain` an ancestor before its descendants) and stays allocated while the
-        // child holds its parent.
-        withUnsafePointer(to: &local) { local in
-            writeCachedState { cache, isInitialized in
-                compose(parentState, local, cache, isInitialized)
-            }
+        // Safety: the parent's cache is current (the walk down refreshes a parent before its children,
+        // and `refreshDetachedChain` an ancestor before its descendants) and stays allocated while the
+        // child holds its parent. `local` is passed `inout`: its address, for the call only.
+        writeCachedState { cache, isInitialized in
+            compose(UnsafePointer(parent.cache), &local, cache, isInitialized)
         }
     }
 
@@ -107,7 +102,7 @@ final class ChildNode<ParentState: Sendable, Local: Sendable, State: Sendable, A
 typealias Compose<ParentState, Local, State> =
     @Sendable (
         _ parent: UnsafePointer<ParentState>,
-        _ local: UnsafePointer<Local>,
+        _ local: inout Local,
         _ cache: UnsafeMutablePointer<State>,
         _ isInitialized: Bool
     ) -> Void

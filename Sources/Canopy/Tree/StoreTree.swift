@@ -66,7 +66,7 @@ final class StoreTree: @unchecked Sendable {
     /// the root has listeners (otherwise nothing is published and the path is not recorded).
     @exclusivity(unchecked) private var path = NodePath()
     /// The nodes left to visit in the walk down.
-    @exclusivity(unchecked) private var stack: [Visit] = []
+    @exclusivity(unchecked) private var stack = WalkStack()
     @exclusivity(unchecked) private var isProcessing = false
     /// Whether the root has listeners, that is whether anything in the tree does: kept by the root
     /// (``TreeNode/listenersChanged()``) so that `process` need not reach the root for each action.
@@ -436,8 +436,8 @@ final class StoreTree: @unchecked Sendable {
         let outer = callingThread.enter()
         defer { callingThread.leave(restoring: outer) }
         let top = path.count - 1
-        stack.append(Visit(node: path[top], parentChanged: false, pathIndex: top))
-        while let visit = stack.popLast() {
+        stack.push(Visit(node: path[top], parentChanged: false, pathIndex: top))
+        while let visit = stack.pop() {
             // Safety: a node on the path is alive while the action is processed (see `NodePath`); any
             // other node is in its parent's child list, which holds it, and stays there until its visit:
             // only the node's own observers (during its visit) and work items (after the walk) take a
@@ -462,35 +462,21 @@ final class StoreTree: @unchecked Sendable {
             let pathChildIndex = visit.pathIndex - 1
             node.children.forEach { child in
                 let index = pathChildIndex >= 0 && path.holds(child, at: pathChildIndex) ? pathChildIndex : -1
-                stack.append(Visit(node: child, parentChanged: true, pathIndex: index))
+                stack.push(Visit(node: child, parentChanged: true, pathIndex: index))
             }
             // Children were pushed in order; the walk pops them, so reverse them in place.
-            var low = firstChild
-            var high = stack.count - 1
-            while low < high {
-                stack.swapAt(low, high)
-                low += 1
-                high -= 1
-            }
+            stack.reverse(from: firstChild)
         } else if visit.pathIndex > 0 {
             let pathChild = path[visit.pathIndex - 1]
             // Safety: a node on the path is alive while the action is processed (see `NodePath`).
             if pathChild._withUnsafeGuaranteedRef(\.isAttached) {
-                stack.append(Visit(node: pathChild, parentChanged: false, pathIndex: visit.pathIndex - 1))
+                stack.push(Visit(node: pathChild, parentChanged: false, pathIndex: visit.pathIndex - 1))
             }
         }
         return node.observerCount
     }
 
-    /// A node the walk down still has to visit.
-    private struct Visit {
-        /// The node: on the path, which keeps it alive, or in its parent's child list, which holds it.
-        let node: Unmanaged<TreeNode>
-        /// Whether the parent's state may have changed.
-        let parentChanged: Bool
-        /// The node's index in `path`, or -1 when it is off the path.
-        let pathIndex: Int
-    }
+    private typealias Visit = WalkStack.Visit
 
     // MARK: Confinement
 
