@@ -60,13 +60,15 @@ struct ChildList: ~Copyable {
         return entry
     }
 
-    /// Calls `body` with each child, in attach order. `body` must not add or remove children of this
-    /// list (the walk down only reads it; attaching and detaching happen in observers' work items or
+    /// Calls `body` with each child, last attached first. `body` must not add or remove children of
+    /// this list (the walk down only reads it; attaching and detaching happen in observers' work items or
     /// after the node's own visit).
     @inline(__always)
-    func forEach(_ body: (Unmanaged<TreeNode>) -> Void) {
+    func forEachReversed(_ body: (Unmanaged<TreeNode>) -> Void) {
         guard let entries else { return }
-        for index in 0..<Int(used) {
+        var index = Int(used)
+        while index > 0 {
+            index -= 1
             if let child = entries[index] {
                 body(child)
             }

@@ -1,7 +1,8 @@
 /// A child made with `with(_:reducer:)`: its state is the parent's state paired with its own local state.
 ///
-/// It holds its parent strongly and is held by its parent only weakly, so releasing the last handle
-/// frees the local state at once. The pairing is a closure made where `with(_:reducer:)` is inlined, so
+/// It holds its parent strongly. Its stores hold it through one ``ChildHandle``; its parent's list holds
+/// it only while it is attached and something else keeps it, so releasing the last store frees the local
+/// state right away, on the tree's queue (``TreeNode/keepers``). The pairing is a closure made where `with(_:reducer:)` is inlined, so
 /// it is compiled for the concrete types: it writes the pair straight into the node's cache, with no
 /// runtime type lookup and no copy of either part through the unspecialised code.
 final class ChildNode<ParentState: Sendable, Local: Sendable, State: Sendable, Action: Sendable>:

@@ -458,14 +458,12 @@ final class StoreTree: @unchecked Sendable {
         let changed = node.refresh(parentChanged: visit.parentChanged, onPath: onPath)
         node.notifyObservers()
         if changed {
-            let firstChild = stack.count
             let pathChildIndex = visit.pathIndex - 1
-            node.children.forEach { child in
+            // Pushed last first, so that the walk pops them in attach order.
+            node.children.forEachReversed { child in
                 let index = pathChildIndex >= 0 && path.holds(child, at: pathChildIndex) ? pathChildIndex : -1
                 stack.push(Visit(node: child, parentChanged: true, pathIndex: index))
             }
-            // Children were pushed in order; the walk pops them, so reverse them in place.
-            stack.reverse(from: firstChild)
         } else if visit.pathIndex > 0 {
             let pathChild = path[visit.pathIndex - 1]
             // Safety: a node on the path is alive while the action is processed (see `NodePath`).

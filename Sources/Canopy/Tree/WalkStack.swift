@@ -46,17 +46,6 @@ struct WalkStack: ~Copyable {
         return visits[count]
     }
 
-    /// Reverses the order of the visits from `start` to the top.
-    mutating func reverse(from start: Int) {
-        var low = start
-        var high = count - 1
-        while low < high {
-            swap(&visits[low], &visits[high])
-            low += 1
-            high -= 1
-        }
-    }
-
     private mutating func grow() {
         let grown = UnsafeMutablePointer<Visit>.allocate(capacity: 2 * capacity)
         grown.moveInitialize(from: visits, count: count)
