@@ -276,22 +276,25 @@ struct InboxBuffer: @unchecked Sendable {
     /// Hands the action of the target at `index` to its receiver, or drops it if its run is over; then
     /// lets go of the receiver and the run.
     mutating func deliver<Action>(target index: Int, _: Action.Type) {
-        let target = targets[index]
-        targets[index].receiver = nil
-        targets[index].run = nil
-        targets[index].completion = nil
-        let position = target.position
-        let outcome: ProcessOutcome
-        if let receiver = target.receiver, target.run?.isCurrent ?? true {
-            outcome = receiver.receiveAction(
-                at: UnsafeMutableRawPointer(slot(position, Action.self)),
-                entry: target.entry
+        // The fields are taken out one by one, in place: a copy of the whole entry would retain and
+        // release each of its references once more.
+        let (receiver, run, completion, position, entry) = targets.withUnsafeMutableBufferPointer { targets in
+            // Safety: `index` is below the count of targets, which the caller iterates.
+            let target = targets.baseAddress.unsafelyUnwrapped + index
+            return (
+                target.pointee.receiver.take(), target.pointee.run.take(), target.pointee.completion.take(),
+                target.pointee.position, target.pointee.entry
             )
+        }
+        let action = slot(position, Action.self)
+        let outcome: ProcessOutcome
+        if let receiver, run?.isCurrent ?? true {
+            outcome = receiver.receiveAction(at: UnsafeMutableRawPointer(action), entry: entry)
         } else {
-            slot(position, Action.self).deinitialize(count: 1)
+            action.deinitialize(count: 1)
             outcome = .blocked
         }
-        target.completion?(outcome)
+        completion?(outcome)
     }
 
     /// Deinitialises the actions left and frees the memory.

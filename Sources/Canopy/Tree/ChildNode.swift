@@ -62,12 +62,29 @@ final class ChildNode<ParentState: Sendable, Local: Sendable, State: Sendable, A
         return true
     }
 
+    override func visit(parentChanged: Bool, onPath: Bool) -> Bool {
+        guard parentChanged || (onPath && lastChanged) else {
+            notifyObservers()
+            return false
+        }
+        // The composition hands the new state to the observers as it has it, compiled for its type.
+        compose { state in notifyObservers(with: state) }
+        return true
+    }
+
     override func recompute() {
+        compose { _ in }
+    }
+
+    /// Writes the state made of the parent's and the local state into the cache, then calls `publish`
+    /// with it.
+    @inline(__always)
+    private func compose(then publish: (State) -> Void) {
         // Safety: the parent's cache is current (the walk down refreshes a parent before its children,
         // and `refreshDetachedChain` an ancestor before its descendants) and stays allocated while the
         // child holds its parent. `local` is passed `inout`: its address, for the call only.
         writeCachedState { cache, isInitialized in
-            compose(UnsafePointer(parent.cache), &local, cache, isInitialized)
+            compose(UnsafePointer(parent.cache), &local, cache, isInitialized, publish)
         }
     }
 
@@ -96,14 +113,16 @@ final class ChildNode<ParentState: Sendable, Local: Sendable, State: Sendable, A
     }
 }
 
-/// Writes a child's state, made of its parent's state and its local state, into the child's cache:
-/// assigning when `isInitialized`, initialising otherwise. Made where `with(_:reducer:)` is inlined, so
-/// it is compiled for the concrete types.
+/// Writes a child's state, made of its parent's state and its local state, into the child's cache
+/// (assigning when `isInitialized`, initialising otherwise), then calls `publish` with it. Made where
+/// `with(_:reducer:)` is inlined, so it is compiled for the concrete types: it hands `publish` the state
+/// without copying it through the runtime.
 @usableFromInline
 typealias Compose<ParentState, Local, State> =
     @Sendable (
         _ parent: UnsafePointer<ParentState>,
         _ local: inout Local,
         _ cache: UnsafeMutablePointer<State>,
-        _ isInitialized: Bool
+        _ isInitialized: Bool,
+        _ publish: (State) -> Void
     ) -> Void

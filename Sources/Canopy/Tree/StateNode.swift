@@ -104,7 +104,14 @@ class StateNode<State: Sendable, Action: Sendable>: ActionNode<Action>, StoreNod
     // MARK: Observers
 
     override final func notifyObservers() {
-        guard let dead = Self.notify(&observers, cache.pointee) else { return }
+        notifyObservers(with: cache.pointee)
+    }
+
+    /// On the queue: calls the observers with `state`, the cached state, handed over by code that has it
+    /// at hand already (a child's composition, compiled for the concrete type), so that it need not be
+    /// copied out of the cache through the runtime first.
+    final func notifyObservers(with state: State) {
+        guard let dead = Self.notify(&observers, state) else { return }
         // Compacting renumbers the slots, so it waits until every dead observer is gone.
         for slot in dead {
             removeObserver(at: slot, compacting: false)

@@ -455,8 +455,7 @@ final class StoreTree: @unchecked Sendable {
     @inline(__always)
     private func visitNode(_ node: TreeNode, _ visit: Visit) -> Int {
         let onPath = visit.pathIndex >= 0
-        let changed = node.refresh(parentChanged: visit.parentChanged, onPath: onPath)
-        node.notifyObservers()
+        let changed = node.visit(parentChanged: visit.parentChanged, onPath: onPath)
         if changed {
             let pathChildIndex = visit.pathIndex - 1
             // Pushed last first, so that the walk pops them in attach order.

@@ -181,6 +181,16 @@ class TreeNode: @unchecked Sendable {
         preconditionFailure("Internal inconsistency: \(type(of: self)) does not refresh")
     }
 
+    /// On the queue, during the engine's walk down the tree: ``refresh(parentChanged:onPath:)``, then
+    /// ``notifyObservers()``, in one call. Nodes that can do both more cheaply together override it.
+    ///
+    /// - Returns: Whether the state may have changed; `false` only when it provably did not.
+    func visit(parentChanged: Bool, onPath: Bool) -> Bool {
+        let changed = refresh(parentChanged: parentChanged, onPath: onPath)
+        notifyObservers()
+        return changed
+    }
+
     /// On the queue: recomputes the cached state from the parent's cached state, which is up to date.
     func recompute() {}
 
