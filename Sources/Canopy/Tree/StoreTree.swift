@@ -66,7 +66,7 @@ final class StoreTree: @unchecked Sendable {
     /// the root has listeners (otherwise nothing is published and the path is not recorded).
     @exclusivity(unchecked) private var path = NodePath()
     /// The nodes left to visit in the walk down.
-    @exclusivity(unchecked) private var stack = WalkStack()
+    @exclusivity(unchecked) private var stack = ScratchStack<Visit>(capacity: 32)
     @exclusivity(unchecked) private var isProcessing = false
     /// Whether the root has listeners, that is whether anything in the tree does: kept by the root
     /// (``TreeNode/listenersChanged()``) so that `process` need not reach the root for each action.
@@ -473,7 +473,16 @@ final class StoreTree: @unchecked Sendable {
         return node.observerCount
     }
 
-    private typealias Visit = WalkStack.Visit
+    /// A node the walk down still has to visit.
+    private struct Visit {
+        /// The node: on the action's path, which keeps it alive, or in its parent's child list, which
+        /// holds it.
+        let node: Unmanaged<TreeNode>
+        /// Whether the parent's state may have changed.
+        let parentChanged: Bool
+        /// The node's index in `path`, or -1 when it is off the path.
+        let pathIndex: Int
+    }
 
     // MARK: Confinement
 

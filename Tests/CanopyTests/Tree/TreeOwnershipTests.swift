@@ -117,7 +117,8 @@ import Testing
     @Test func childrenKeepTheirOrderAcrossRemovalsAndCompaction() async {
         let root = StateStore<Int, Int>(0) { state, action in state += action }
         let order = Mutex<[Int]>([])
-        var children: [StateStore<(Int, Int), Int>?] = (0..<40).map { index in
+        // A child whose local state is `index`, whose observer notes it on every state after the first.
+        func child(_ index: Int) -> StateStore<(Int, Int), Int> {
             let child = root.with(index) { _, _ in }
             child.subscribe(
                 observer: Observer { state in
@@ -129,6 +130,7 @@ import Testing
             )
             return child
         }
+        var children: [StateStore<(Int, Int), Int>?] = (0..<40).map(child)
         // Drop all but every fifth child, then add more: the list compacts and keeps the survivors'
         // order, the new ones after them.
         for index in children.indices where !index.isMultiple(of: 5) {
@@ -136,16 +138,7 @@ import Testing
         }
         await settle(root.queue)
         for index in 40..<44 {
-            let child = root.with(index) { _, _ in }
-            child.subscribe(
-                observer: Observer { state in
-                    if state.0 > 0 {
-                        order.withLock { $0.append(state.1) }
-                    }
-                    return .active
-                }
-            )
-            children.append(child)
+            children.append(child(index))
         }
         await root.send(1)
         #expect(order.withLock { $0 } == [0, 5, 10, 15, 20, 25, 30, 35, 40, 41, 42, 43])
