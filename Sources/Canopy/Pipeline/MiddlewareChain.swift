@@ -32,7 +32,7 @@ final class MiddlewareChain<State, Action>: Sendable {
             link = MiddlewareLink(
                 name: middleware.name,
                 level: level,
-                body: middleware.makeBody(),
+                invoke: middleware.makeInvoke(),
                 tap: middleware.tap,
                 observes: middleware.observes,
                 following: link,
@@ -75,6 +75,9 @@ final class MiddlewareChain<State, Action>: Sendable {
     }
 
     /// `run` from `start` on.
+    ///
+    /// The usual path (the middleware forwards an action) makes no copy of the action and, in
+    /// unspecialised code, no room for one: what observes, fails or blocks is handled out of line.
     @inline(__always)
     private func run(
         _ action: inout Action,
@@ -84,20 +87,45 @@ final class MiddlewareChain<State, Action>: Sendable {
         assertOnQueue(environment.queue)
         if start.onlyTapsFromHere {
             // Nothing can change, block or fail the action: no bookkeeping, and it stays where it is.
-            start.tapThrough(action, environment: environment)
+            Self.tapThrough(&action, from: start, environment: environment)
             return .forwarded
         }
-        let startIndex = start.level
         let scratch = self.scratch
         precondition(!scratch.isRunning, "Internal inconsistency: a middleware chain was run from inside itself")
         scratch.isRunning = true
         scratch.token &+= 1
         scratch.environment = environment
-        scratch.forwardedThrough = startIndex
-        start.invoke(action, token: scratch.token)
+        scratch.forwardedThrough = start.level
+        // The middleware reads the action in place, and moves the one the chain forwards into it.
+        // Safety: the pointer to `action` is used only during the call, while `action` is not
+        // otherwise accessed.
+        start.invoke(&action, start, scratch.token, true)
         scratch.environment = nil
         scratch.isRunning = false
+        if scratch.didSettle {
+            // Only when no middleware threw.
+            scratch.didSettle = false
+            return .forwarded
+        }
+        return stopped(action, environment: environment)
+    }
 
+    /// Runs the middlewares from `start` on, which only observe, for the action at `action`.
+    @inline(never)
+    private static func tapThrough(
+        _ action: UnsafeMutablePointer<Action>,
+        from start: MiddlewareLink<State, Action>,
+        environment: MiddlewareEnvironment<Action>
+    ) {
+        // Safety: `action` is the caller's `inout` action, initialised and not otherwise accessed
+        // during the call.
+        start.tapThrough(action.pointee, environment: environment)
+    }
+
+    /// After a run in which a middleware threw, or none forwarded an action: the outcome, resolved or
+    /// reported.
+    @inline(never)
+    private func stopped(_ action: Action, environment: MiddlewareEnvironment<Action>) -> MiddlewareResult {
         if scratch.didFail, let failure = scratch.failure {
             // A throw wins over a `next` made before it: the forwarded action is dropped.
             scratch.failure = nil
@@ -105,9 +133,6 @@ final class MiddlewareChain<State, Action>: Sendable {
             scratch.discardForwarded()
             let name = link(at: scratch.failureLevel).name
             return .failed(resolve(failure, from: name, action, environment))
-        }
-        if scratch.takeForwarded(into: &action) {
-            return .forwarded
         }
         let blocker = link(at: scratch.forwardedThrough).name
         environment.diagnostics?.record(

@@ -22,8 +22,16 @@ public import Foundation
 /// }
 /// ```
 public struct MiddlewareContext<State, Action> {
+    @usableFromInline
     let link: MiddlewareLink<State, Action>
+    @usableFromInline
     let token: UInt64
+
+    @usableFromInline
+    init(link: MiddlewareLink<State, Action>, token: UInt64) {
+        self.link = link
+        self.token = token
+    }
 
     /// The state of the store the middleware is attached to, before any reducer ran for this action.
     public var state: State {
@@ -48,6 +56,7 @@ public struct MiddlewareContext<State, Action> {
     /// reducers run after the whole chain).
     ///
     /// - Parameter action: The action to pass on.
+    @inlinable
     public func next(_ action: Action) {
         link.next(action, token: token)
     }

@@ -1,19 +1,37 @@
 /// The middleware attached to one node, ready for the engine's middleware stage: the chain with its
 /// environment, behind the node's action type only.
-final class NodeMiddleware<Action>: Sendable {
-    /// Runs the chain from the middleware at the given index on; the action is replaced by the one the
-    /// chain forwards.
-    let run: @Sendable (inout Action, _ startIndex: Int) -> MiddlewareResult
+///
+/// A class whose one method a subclass that knows the state type overrides, rather than a stored
+/// closure: the engine calls it through the class's table, without loading a closure context and going
+/// through a partial application.
+class NodeMiddleware<Action>: @unchecked Sendable {
+    // Safety: it has no stored properties; its subclass keeps only `let`s of `Sendable` types.
 
-    init(run: @escaping @Sendable (inout Action, _ startIndex: Int) -> MiddlewareResult) {
-        self.run = run
+    /// Runs the chain from the middleware at `startIndex` on; the action is replaced by the one the
+    /// chain forwards.
+    func run(_ action: inout Action, _ startIndex: Int) -> MiddlewareResult {
+        preconditionFailure("Internal inconsistency: \(type(of: self)) does not run a chain")
     }
 
-    /// Calls `run`, borrowed from this object: calling the stored closure through the property would
-    /// retain and release its context for each action.
     @inline(__always)
-    func callAsFunction(_ action: inout Action, _ startIndex: Int) -> MiddlewareResult {
+    final func callAsFunction(_ action: inout Action, _ startIndex: Int) -> MiddlewareResult {
         run(&action, startIndex)
+    }
+}
+
+/// A node's chain and the environment it runs in.
+final class ChainedNodeMiddleware<State, Action>: NodeMiddleware<Action>, @unchecked Sendable {
+    // Safety: two `let`s of `Sendable` classes.
+    let chain: MiddlewareChain<State, Action>
+    let environment: MiddlewareEnvironment<Action>
+
+    init(chain: MiddlewareChain<State, Action>, environment: MiddlewareEnvironment<Action>) {
+        self.chain = chain
+        self.environment = environment
+    }
+
+    override func run(_ action: inout Action, _ startIndex: Int) -> MiddlewareResult {
+        chain.run(&action, environment: environment, startingAt: startIndex)
     }
 }
 

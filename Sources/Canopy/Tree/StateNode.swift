@@ -319,7 +319,7 @@ class StateNode<State: Sendable, Action: Sendable>: ActionNode<Action>, StoreNod
             },
             dispatchIfCurrent: { action, run in handle.dispatch(action, from: run) }
         )
-        middleware = NodeMiddleware { action, start in chain.run(&action, environment: environment, startingAt: start) }
+        middleware = ChainedNodeMiddleware(chain: chain, environment: environment)
         tree.hasMiddleware = true
     }
 
