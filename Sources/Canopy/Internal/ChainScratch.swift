@@ -33,9 +33,9 @@ final class ChainScratch<State, Action>: @unchecked Sendable {
         byteCount: max(MemoryLayout<Action>.size, 1),
         alignment: MemoryLayout<Action>.alignment
     )
-    // Not retained: `MiddlewareChain.run`'s caller keeps it alive for the run, and it is cleared before
-    // the run returns.
-    @exclusivity(unchecked) unowned(unsafe) var environment: MiddlewareEnvironment<Action>?
+    // Not retained (`Unmanaged`: no retain or release to store, clear or hand on): `MiddlewareChain.run`'s
+    // caller keeps it alive for the run, and it is cleared before the run returns.
+    @exclusivity(unchecked) var environment: Unmanaged<MiddlewareEnvironment<Action>>?
     // The first error a middleware threw during the current action, and the middleware's level.
     @exclusivity(unchecked) var failure: (any Error)?
     // The middleware the run started at has moved the forwarded action into the engine's.

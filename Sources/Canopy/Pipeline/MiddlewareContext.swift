@@ -122,7 +122,7 @@ public struct MiddlewareContext<State, Action> {
     /// The environment of the node the action was sent to.
     var environment: MiddlewareEnvironment<Action> {
         link.checkCurrent(token)
-        return link.scratch.environment!
+        return link.scratch.environment.unsafelyUnwrapped.takeUnretainedValue()
     }
 
     /// The name of the middleware this context was given to.

@@ -1,11 +1,11 @@
 /// The middleware attached to one node, ready for the engine's middleware stage: the chain with its
 /// environment, behind the node's action type only.
 ///
-/// A class whose one method a subclass that knows the state type overrides, rather than a stored
-/// closure: the engine calls it through the class's table, without loading a closure context and going
+/// A class whose one method the subclass that knows the state type, ``MiddlewareChain``, overrides,
+/// rather than a stored closure: the engine calls it through the class's table, without loading a closure context and going
 /// through a partial application.
 class NodeMiddleware<Action>: @unchecked Sendable {
-    // Safety: it has no stored properties; its subclass keeps only `let`s of `Sendable` types.
+    // Safety: it has no stored properties; its subclass is `Sendable` on its own terms.
 
     /// Runs the chain from the middleware at `startIndex` on; the action is replaced by the one the
     /// chain forwards.
@@ -16,22 +16,6 @@ class NodeMiddleware<Action>: @unchecked Sendable {
     @inline(__always)
     final func callAsFunction(_ action: inout Action, _ startIndex: Int) -> MiddlewareResult {
         run(&action, startIndex)
-    }
-}
-
-/// A node's chain and the environment it runs in.
-final class ChainedNodeMiddleware<State, Action>: NodeMiddleware<Action>, @unchecked Sendable {
-    // Safety: two `let`s of `Sendable` classes.
-    let chain: MiddlewareChain<State, Action>
-    let environment: MiddlewareEnvironment<Action>
-
-    init(chain: MiddlewareChain<State, Action>, environment: MiddlewareEnvironment<Action>) {
-        self.chain = chain
-        self.environment = environment
-    }
-
-    override func run(_ action: inout Action, _ startIndex: Int) -> MiddlewareResult {
-        chain.run(&action, environment: environment, startingAt: startIndex)
     }
 }
 
