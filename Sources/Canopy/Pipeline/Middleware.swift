@@ -52,7 +52,11 @@ public struct Middleware<State, Action>: Sendable {
 
     /// Sees an action that goes on unchanged: the work of a middleware that only observes.
     @usableFromInline
-    typealias Tap = @Sendable (_ action: Action, _ environment: MiddlewareEnvironment<Action>) -> Void
+    typealias Observe = @Sendable (_ action: Action, _ environment: MiddlewareEnvironment<Action>) -> Void
+
+    /// `Observe`, reading the action in place: the chain hands it the engine's action without a copy.
+    @usableFromInline
+    typealias Tap = @Sendable (_ action: UnsafePointer<Action>, _ environment: MiddlewareEnvironment<Action>) -> Void
 
     // For a middleware that only observes (`observes`): the chain calls it directly, without a context
     // or a `next`, and when the rest of the chain observes too, leaves the action where it is. Not
@@ -89,15 +93,18 @@ public struct Middleware<State, Action>: Sendable {
     }
 
     // A middleware that sees each action and always passes it on unchanged (the action recorder).
-    @usableFromInline
-    init(name: String, observer tap: @escaping Tap) {
+    // Inlinable, so that reading the action in place is compiled for the action type.
+    @inlinable
+    init(name: String, observer observe: @escaping Observe) {
         self.name = name
         let invoke = Self.invoker { action, context in
-            tap(action, context.environment)
+            observe(action, context.environment)
             context.next(action)
         }
         self.makeInvoke = { invoke }
-        self.tap = tap
+        // Safety: the chain passes a pointer to an initialised action that it keeps, unchanged, during
+        // the call.
+        self.tap = { action, environment in observe(action.pointee, environment) }
         self.observes = true
     }
 

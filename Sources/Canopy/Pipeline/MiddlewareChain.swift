@@ -120,8 +120,8 @@ final class MiddlewareChain<State, Action>: NodeMiddleware<Action>, @unchecked S
     }
 
     /// Runs the middlewares from `start` on, which only observe, for the action at `action` (passed by
-    /// pointer, and out of line: the copy of the action it passes on is made here, not in the caller).
-    @inline(never)
+    /// pointer, so that nobody copies it).
+    @inline(__always)
     private static func tapThrough(
         _ action: UnsafeMutablePointer<Action>,
         from start: MiddlewareLink<State, Action>,
@@ -129,7 +129,7 @@ final class MiddlewareChain<State, Action>: NodeMiddleware<Action>, @unchecked S
     ) {
         // Safety: `action` is the caller's `inout` action, initialised and not otherwise accessed
         // during the call.
-        start.tapThrough(action.pointee, environment: environment)
+        start.tapThrough(UnsafePointer(action), environment: environment)
     }
 
     /// `tapThrough(_:from:environment:)` for the link and environment the chain holds unretained.

@@ -120,6 +120,7 @@ public struct MiddlewareContext<State, Action> {
     }
 
     /// The environment of the node the action was sent to.
+    @usableFromInline
     var environment: MiddlewareEnvironment<Action> {
         link.checkCurrent(token)
         return link.scratch.environment.unsafelyUnwrapped.takeUnretainedValue()

@@ -42,9 +42,9 @@ final class MiddlewareLink<State, Action>: Sendable {
         self.onlyTapsFromHere = observes && (following?.onlyTapsFromHere ?? true)
     }
 
-    /// Runs this middleware and those after it, which only observe, for `action`, which goes on
-    /// unchanged; no context, no `next`.
-    func tapThrough(_ action: Action, environment: MiddlewareEnvironment<Action>) {
+    /// Runs this middleware and those after it, which only observe, for the action at `action`, which
+    /// goes on unchanged; no context, no `next`.
+    func tapThrough(_ action: UnsafePointer<Action>, environment: MiddlewareEnvironment<Action>) {
         tap(action, environment)
         guard following != nil else { return }  // the usual case: no copy of `following` to make
         var next = following
@@ -72,15 +72,23 @@ final class MiddlewareLink<State, Action>: Sendable {
         guard scratch.expecting == level, token == scratch.token else {
             misusedNext(token: token)
         }
-        scratch.forwardedThrough = level + 1
-        if let following {
-            var action = action
-            // Safety: the pointer to the copy is used only during the call.
-            following.invoke(&action, following, token, false)
-        } else {
+        scratch.forwardedThrough = level &+ 1
+        guard let following else {
             scratch.forward(action)
             scratch.expecting = -1
+            return
         }
+        Self.invoke(following, with: action, token: token)
+    }
+
+    /// Runs `following`, the middleware after this one, for `action`. Out of line, so that `next`, with
+    /// the last middleware's work only, is small enough to be inlined into the middleware.
+    @inlinable
+    @inline(never)
+    static func invoke(_ following: MiddlewareLink, with action: Action, token: UInt64) {
+        var action = action
+        // Safety: the pointer to the copy is used only during the call.
+        following.invoke(&action, following, token, false)
     }
 
     @usableFromInline
