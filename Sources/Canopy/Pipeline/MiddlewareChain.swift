@@ -163,6 +163,7 @@ final class MiddlewareChain<State, Action>: NodeMiddleware<Action>, @unchecked S
     @inline(__always)
     private func end(_ action: inout Action) -> MiddlewareResult {
         let scratch = self.scratch
+        // Safety: `begin` set it for this run, and only `end` clears it.
         let environment = scratch.environment.unsafelyUnwrapped
         scratch.environment = nil
         scratch.isRunning = false

@@ -123,6 +123,8 @@ public struct MiddlewareContext<State, Action> {
     @usableFromInline
     var environment: MiddlewareEnvironment<Action> {
         link.checkCurrent(token)
+        // Safety: `checkCurrent` passed, so the chain is running this action: the environment is set,
+        // and the run's caller keeps it alive.
         return link.scratch.environment.unsafelyUnwrapped.takeUnretainedValue()
     }
 
