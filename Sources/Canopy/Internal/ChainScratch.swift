@@ -4,6 +4,7 @@
 /// It is reused for every action, so running the chain allocates nothing. It is a class, and keeps the
 /// forwarded action in raw memory, because in Canopy's unspecialised generic code every use of a generic
 /// struct such as `Optional<Action>` costs a runtime metadata lookup (see Docs/Performance.md).
+@usableFromInline
 final class ChainScratch<State, Action>: @unchecked Sendable {
     // Safety: every field is read and written only by `MiddlewareChain`, `MiddlewareLink` and
     // `MiddlewareContext`, on the tree's serial queue (the chain checks it in debug builds when an action
@@ -12,29 +13,35 @@ final class ChainScratch<State, Action>: @unchecked Sendable {
     // field, then calls a middleware), so accesses cannot overlap, and the dynamic exclusivity check is
     // turned off as in `LockedValue`.
     // `forwarded` is allocated here for one `Action` and freed in `deinit`; it holds an initialised
-    // action exactly while `didForward` is true, between the last middleware's `next` and the end of
-    // `MiddlewareChain.run`, which moves it out. `deinit` cannot run in between: the run holds the chain.
+    // action exactly while `didForward` is true, between the last middleware's `next` and the return of
+    // the middleware the chain started at (`settle(into:)`), or the end of `MiddlewareChain.run`, which
+    // moves it out or drops it. `deinit` cannot run in between: the run holds the chain.
+    // The fields the inlinable part of a run (`Middleware.invoker`, `MiddlewareLink.next`) uses are
+    // `@usableFromInline`: that code is compiled in the app's module, still only on the tree's queue.
 
     // Counts actions; a context from an earlier action carries an older value.
-    @exclusivity(unchecked) var token: UInt64 = 0
+    @exclusivity(unchecked) @usableFromInline var token: UInt64 = 0
     // The level whose context may call `next` now, or -1 when none may.
-    @exclusivity(unchecked) var expecting = -1
+    @exclusivity(unchecked) @usableFromInline var expecting = -1
     // Levels below this one have called `next` during the current action.
-    @exclusivity(unchecked) var forwardedThrough = 0
-    @exclusivity(unchecked) var isRunning = false
+    @exclusivity(unchecked) @usableFromInline var forwardedThrough = 0
+    @exclusivity(unchecked) @usableFromInline var isRunning = false
     // The last middleware called `next`; the action to reduce is in `forwarded`.
-    @exclusivity(unchecked) var didForward = false
+    @exclusivity(unchecked) @usableFromInline var didForward = false
+    @usableFromInline
     let forwarded = UnsafeMutableRawPointer.allocate(
         byteCount: max(MemoryLayout<Action>.size, 1),
         alignment: MemoryLayout<Action>.alignment
     )
-    // Not retained: `MiddlewareChain.run`'s caller keeps it alive for the run, and it is cleared before
-    // the run returns.
-    @exclusivity(unchecked) unowned(unsafe) var environment: MiddlewareEnvironment<Action>?
+    // Not retained (`Unmanaged`: no retain or release to store, clear or hand on): `MiddlewareChain.run`'s
+    // caller keeps it alive for the run, and it is cleared before the run returns.
+    @exclusivity(unchecked) var environment: Unmanaged<MiddlewareEnvironment<Action>>?
     // The first error a middleware threw during the current action, and the middleware's level.
     @exclusivity(unchecked) var failure: (any Error)?
+    // The middleware the run started at has moved the forwarded action into the engine's.
+    @exclusivity(unchecked) @usableFromInline var didSettle = false
     // Whether `failure` is set: testing the optional existential would copy it, for each action.
-    @exclusivity(unchecked) var didFail = false
+    @exclusivity(unchecked) @usableFromInline var didFail = false
     @exclusivity(unchecked) var failureLevel = 0
     // Reads the node's state on the queue (the state before the action, while the chain runs).
     let currentState: @Sendable () -> State
@@ -52,10 +59,24 @@ final class ChainScratch<State, Action>: @unchecked Sendable {
     }
 
     /// Stores the action the last middleware forwarded.
-    @inline(__always)
+    @inlinable
     func forward(_ action: Action) {
+        // Safety: `forwarded` is empty here: only the last middleware's one allowed `next` fills it,
+        // and the run empties it before the next action.
         forwarded.initializeMemory(as: Action.self, to: action)
         didForward = true
+    }
+
+    /// Once the middleware the run started at has returned: moves the forwarded action, if any, into
+    /// `action`, the engine's, unless a middleware threw.
+    @inlinable
+    func settle(into action: UnsafeMutablePointer<Action>) {
+        guard didForward, !didFail else { return }
+        didForward = false
+        didSettle = true
+        // Safety: `forwarded` held an `Action`, since `didForward` was true; it is left empty. `action`
+        // is the engine's initialised action, which no middleware is reading any more.
+        action.moveUpdate(from: forwarded.assumingMemoryBound(to: Action.self), count: 1)
     }
 
     /// Drops the forwarded action, if any.
@@ -64,15 +85,5 @@ final class ChainScratch<State, Action>: @unchecked Sendable {
         didForward = false
         // Safety: `forwarded` held an `Action`, since `didForward` was true.
         forwarded.assumingMemoryBound(to: Action.self).deinitialize(count: 1)
-    }
-
-    /// Moves the forwarded action out, if any.
-    @inline(__always)
-    func takeForwarded(into action: inout Action) -> Bool {
-        guard didForward else { return false }
-        didForward = false
-        // Safety: `forwarded` held an `Action`, since `didForward` was true; it is left empty.
-        action = forwarded.assumingMemoryBound(to: Action.self).move()
-        return true
     }
 }

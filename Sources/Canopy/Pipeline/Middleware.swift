@@ -32,19 +32,39 @@ public struct Middleware<State, Action>: Sendable {
     /// The name used in diagnostics and precondition messages.
     public let name: String
 
-    // Makes the body once per store the middleware is attached to, so a middleware with state of its own
-    // (a rate limit) keeps separate state per store.
-    let makeBody: @Sendable () -> Body
+    /// Runs the middleware's body for one action, as the link `link` of a chain, for the action
+    /// numbered `token`; the chain's bookkeeping is in the link's scratch. The action is read in place
+    /// through `action`. When `entry` is set, the chain started here: `action` is the engine's, and the
+    /// action the chain forwards, if any, is moved into it once the body has returned.
+    @usableFromInline
+    typealias Invoke =
+        @Sendable (
+            _ action: UnsafeMutablePointer<Action>,
+            _ link: MiddlewareLink<State, Action>,
+            _ token: UInt64,
+            _ entry: Bool
+        ) -> Void
+
+    // Makes the middleware's `Invoke` once per store it is attached to, so a middleware with state of
+    // its own (a rate limit) keeps separate state per store.
+    @usableFromInline
+    let makeInvoke: @Sendable () -> Invoke
 
     /// Sees an action that goes on unchanged: the work of a middleware that only observes.
     @usableFromInline
-    typealias Tap = @Sendable (_ action: Action, _ environment: MiddlewareEnvironment<Action>) -> Void
+    typealias Observe = @Sendable (_ action: Action, _ environment: MiddlewareEnvironment<Action>) -> Void
+
+    /// `Observe`, reading the action in place: the chain hands it the engine's action without a copy.
+    @usableFromInline
+    typealias Tap = @Sendable (_ action: UnsafePointer<Action>, _ environment: MiddlewareEnvironment<Action>) -> Void
 
     // For a middleware that only observes (`observes`): the chain calls it directly, without a context
     // or a `next`, and when the rest of the chain observes too, leaves the action where it is. Not
     // optional: an optional closure of a generic type is kept at another abstraction, and each call
     // would go through two reabstraction thunks.
+    @usableFromInline
     let tap: Tap
+    @usableFromInline
     let observes: Bool
 
     /// Creates a middleware.
@@ -52,9 +72,14 @@ public struct Middleware<State, Action>: Sendable {
     /// - Parameters:
     ///   - name: A short name for diagnostics and error messages.
     ///   - body: Handles one action; call `context.next` to let it (or another action) reach the reducers.
+    @inlinable
     public init(_ name: String, _ body: @escaping Body) {
+        // Inlinable: the work of one action (the call of `body`, `next`, the copy of the action it
+        // forwards) is compiled in the caller's module for its `State` and `Action`, not run through
+        // Canopy's unspecialised generic code.
         self.name = name
-        self.makeBody = { body }
+        let invoke = Self.invoker(body)
+        self.makeInvoke = { invoke }
         self.tap = { _, _ in }
         self.observes = false
     }
@@ -62,22 +87,44 @@ public struct Middleware<State, Action>: Sendable {
     // A middleware whose body is made afresh, with its own state, for each store it is attached to.
     init(name: String, makeBody: @escaping @Sendable () -> Body) {
         self.name = name
-        self.makeBody = makeBody
+        self.makeInvoke = { Self.invoker(makeBody()) }
         self.tap = { _, _ in }
         self.observes = false
     }
 
     // A middleware that sees each action and always passes it on unchanged (the action recorder).
-    @usableFromInline
-    init(name: String, observer tap: @escaping Tap) {
+    // Inlinable, so that reading the action in place is compiled for the action type.
+    @inlinable
+    init(name: String, observer observe: @escaping Observe) {
         self.name = name
-        self.makeBody = {
-            { action, context in
-                tap(action, context.environment)
-                context.next(action)
+        let invoke = Self.invoker { action, context in
+            observe(action, context.environment)
+            context.next(action)
+        }
+        self.makeInvoke = { invoke }
+        // Safety: the chain passes a pointer to an initialised action that it keeps, unchanged, during
+        // the call.
+        self.tap = { action, environment in observe(action.pointee, environment) }
+        self.observes = true
+    }
+
+    /// The `Invoke` of a middleware whose work is `body`.
+    @inlinable
+    static func invoker(_ body: @escaping Body) -> Invoke {
+        { action, link, token, entry in
+            let scratch = link.scratch
+            scratch.expecting = link.level
+            do {
+                // Safety: `action` points to an initialised action that its owner (the chain's caller, or
+                // the `next` that invoked this middleware) keeps, unchanged, until this closure returns.
+                try body(action.pointee, MiddlewareContext(link: link, token: token))
+            } catch {
+                link.fail(error)
+            }
+            scratch.expecting = -1
+            if entry {
+                scratch.settle(into: action)
             }
         }
-        self.tap = tap
-        self.observes = true
     }
 }

@@ -6,24 +6,37 @@
 ///
 /// The per-action path touches only classes, pointers and non-generic values, so in unspecialised code it
 /// makes no runtime metadata lookup and no allocation.
-final class MiddlewareChain<State, Action>: Sendable {
+final class MiddlewareChain<State, Action>: NodeMiddleware<Action>, @unchecked Sendable {
+    // Safety: every stored property is a `let` of a `Sendable` type, or of `Unmanaged` of one (`head`).
     private let first: MiddlewareLink<State, Action>?
+    // Safety: `first`, unretained; `first` keeps it alive as long as the chain.
+    private let head: Unmanaged<MiddlewareLink<State, Action>>?
+    // Whether the first middleware and all after it only observe.
+    private let firstOnlyTaps: Bool
     private let resolvers: [ErrorResolver<State, Action>]
     private let scratch: ChainScratch<State, Action>
 
     /// The number of middlewares.
     let count: Int
 
+    /// The environment of the node the chain is attached to, which the engine's calls (``run(_:_:)``)
+    /// run in; `nil` for a chain run only with an environment given (``run(_:environment:startingAt:)``).
+    private let nodeEnvironment: MiddlewareEnvironment<Action>?
+    // Safety: `nodeEnvironment`, unretained; `nodeEnvironment` keeps it alive as long as the chain.
+    private let unretainedEnvironment: Unmanaged<MiddlewareEnvironment<Action>>?
+
     /// Makes each middleware's body for this chain, so stateful middlewares get state of their own.
     ///
     /// - Parameters:
     ///   - middlewares: The node's middlewares, in order.
     ///   - resolvers: The node's error resolvers, in order.
+    ///   - environment: The environment of the node the chain is attached to, for ``run(_:_:)``.
     ///   - currentState: Reads the node's state on the queue. The chain calls it only while it runs, when
     ///     a middleware or resolver asks for the state, so it is the state before the action.
     init(
         middlewares: [Middleware<State, Action>],
         resolvers: [ErrorResolver<State, Action>] = [],
+        environment: MiddlewareEnvironment<Action>? = nil,
         currentState: @escaping @Sendable () -> State
     ) {
         let scratch = ChainScratch<State, Action>(currentState: currentState)
@@ -32,7 +45,7 @@ final class MiddlewareChain<State, Action>: Sendable {
             link = MiddlewareLink(
                 name: middleware.name,
                 level: level,
-                body: middleware.makeBody(),
+                invoke: middleware.makeInvoke(),
                 tap: middleware.tap,
                 observes: middleware.observes,
                 following: link,
@@ -40,9 +53,13 @@ final class MiddlewareChain<State, Action>: Sendable {
             )
         }
         self.first = link
+        self.head = link.map { Unmanaged.passUnretained($0) }
+        self.firstOnlyTaps = link?.onlyTapsFromHere ?? false
         self.count = middlewares.count
         self.resolvers = resolvers
         self.scratch = scratch
+        self.nodeEnvironment = environment
+        self.unretainedEnvironment = environment.map { Unmanaged.passUnretained($0) }
     }
 
     /// On the tree's queue: runs the middlewares from `startIndex` on for `action`.
@@ -53,51 +70,123 @@ final class MiddlewareChain<State, Action>: Sendable {
     ///     clock, tasks, diagnostics); the caller keeps it alive during the call.
     ///   - startIndex: The first middleware to run; an action released by a middleware resumes after it.
     /// - Returns: Whether to reduce `action`, and if not, why.
+    @inline(never)
     func run(
         _ action: inout Action,
         environment: MiddlewareEnvironment<Action>,
         startingAt startIndex: Int = 0
     ) -> MiddlewareResult {
-        guard first != nil else { return .forwarded }
-        // Safety: the first link is used without retaining it (the compiler would retain and release it
-        // around the call, for each action): the chain holds it, and the caller holds the chain. Read
-        // through a temporary, so that the strong reference ends with the statement.
-        let first = Unmanaged.passUnretained(self.first.unsafelyUnwrapped)
-        guard startIndex == 0 else {
-            var start = first.takeUnretainedValue()
-            while start.level < startIndex {
-                guard let following = start.following else { return .forwarded }
-                start = following
-            }
-            return run(&action, from: start, environment: environment)
+        guard var start = first else { return .forwarded }
+        while start.level < startIndex {
+            guard let following = start.following else { return .forwarded }
+            start = following
         }
-        return first._withUnsafeGuaranteedRef { run(&action, from: $0, environment: environment) }
-    }
-
-    /// `run` from `start` on.
-    @inline(__always)
-    private func run(
-        _ action: inout Action,
-        from start: MiddlewareLink<State, Action>,
-        environment: MiddlewareEnvironment<Action>
-    ) -> MiddlewareResult {
         assertOnQueue(environment.queue)
         if start.onlyTapsFromHere {
             // Nothing can change, block or fail the action: no bookkeeping, and it stays where it is.
-            start.tapThrough(action, environment: environment)
+            Self.tapThrough(&action, from: start, environment: environment)
             return .forwarded
         }
-        let startIndex = start.level
+        let token = begin(at: start.level, environment: .passUnretained(environment))
+        // Safety: the pointer to `action` is used only during the call, while `action` is not
+        // otherwise accessed.
+        start.invoke(&action, start, token, true)
+        return end(&action)
+    }
+
+    /// The engine's call: ``run(_:environment:startingAt:)`` in the environment of the node the chain is
+    /// attached to.
+    ///
+    /// The usual case, the whole chain, is written out here, without a call between the engine and
+    /// the first middleware, without a copy of the action and, in unspecialised code, without room for
+    /// one; the others take the general path.
+    override func run(_ action: inout Action, _ startIndex: Int) -> MiddlewareResult {
+        guard startIndex == 0, let head, let unretainedEnvironment else {
+            return run(&action, environment: nodeEnvironment!, startingAt: startIndex)
+        }
+        // Safety: the first link and the environment are used without retaining them (the compiler
+        // would retain and release them around the calls, for each action): the chain holds them, and
+        // the caller holds the chain.
+        if firstOnlyTaps {
+            // Nothing can change, block or fail the action: no bookkeeping, and it stays where it is.
+            Self.tapThrough(&action, from: head, environment: unretainedEnvironment)
+            return .forwarded
+        }
+        let token = begin(at: 0, environment: unretainedEnvironment)
+        // Safety: as above; the pointer to `action` is used only during the call, while `action` is not
+        // otherwise accessed.
+        head._withUnsafeGuaranteedRef { $0.invoke(&action, $0, token, true) }
+        return end(&action)
+    }
+
+    /// Runs the middlewares from `start` on, which only observe, for the action at `action` (passed by
+    /// pointer, so that nobody copies it).
+    @inline(__always)
+    private static func tapThrough(
+        _ action: UnsafeMutablePointer<Action>,
+        from start: MiddlewareLink<State, Action>,
+        environment: MiddlewareEnvironment<Action>
+    ) {
+        // Safety: `action` is the caller's `inout` action, initialised and not otherwise accessed
+        // during the call.
+        start.tapThrough(UnsafePointer(action), environment: environment)
+    }
+
+    /// `tapThrough(_:from:environment:)` for the link and environment the chain holds unretained.
+    @inline(never)
+    private static func tapThrough(
+        _ action: UnsafeMutablePointer<Action>,
+        from start: Unmanaged<MiddlewareLink<State, Action>>,
+        environment: Unmanaged<MiddlewareEnvironment<Action>>
+    ) {
+        // Safety: the chain holds both, and the caller holds the chain.
+        start._withUnsafeGuaranteedRef { start in
+            environment._withUnsafeGuaranteedRef { environment in
+                tapThrough(action, from: start, environment: environment)
+            }
+        }
+    }
+
+    /// Notes that an action starts at the middleware at `level`; returns the action's token.
+    @inline(__always)
+    private func begin(at level: Int, environment: Unmanaged<MiddlewareEnvironment<Action>>) -> UInt64 {
         let scratch = self.scratch
         precondition(!scratch.isRunning, "Internal inconsistency: a middleware chain was run from inside itself")
         scratch.isRunning = true
         scratch.token &+= 1
         scratch.environment = environment
-        scratch.forwardedThrough = startIndex
-        start.invoke(action, token: scratch.token)
+        scratch.forwardedThrough = level
+        return scratch.token
+    }
+
+    /// Once the middleware the action started at has returned: the outcome.
+    @inline(__always)
+    private func end(_ action: inout Action) -> MiddlewareResult {
+        let scratch = self.scratch
+        // Safety: `begin` set it for this run, and only `end` clears it.
+        let environment = scratch.environment.unsafelyUnwrapped
         scratch.environment = nil
         scratch.isRunning = false
+        if scratch.didSettle {
+            // Only when no middleware threw; the forwarded action is in `action`.
+            scratch.didSettle = false
+            return .forwarded
+        }
+        return stopped(&action, environment: environment)
+    }
 
+    /// After a run in which a middleware threw, or none forwarded an action: the outcome, resolved or
+    /// reported.
+    @inline(never)
+    private func stopped(
+        _ pointer: UnsafeMutablePointer<Action>,
+        environment: Unmanaged<MiddlewareEnvironment<Action>>
+    ) -> MiddlewareResult {
+        // Safety: the run's caller keeps the environment alive.
+        let environment = environment.takeUnretainedValue()
+        // Safety: `pointer` is the caller's `inout` action, initialised, and not otherwise accessed
+        // during the call (passed by pointer, so that the caller makes no room for a copy).
+        let action = pointer.pointee
         if scratch.didFail, let failure = scratch.failure {
             // A throw wins over a `next` made before it: the forwarded action is dropped.
             scratch.failure = nil
@@ -105,9 +194,6 @@ final class MiddlewareChain<State, Action>: Sendable {
             scratch.discardForwarded()
             let name = link(at: scratch.failureLevel).name
             return .failed(resolve(failure, from: name, action, environment))
-        }
-        if scratch.takeForwarded(into: &action) {
-            return .forwarded
         }
         let blocker = link(at: scratch.forwardedThrough).name
         environment.diagnostics?.record(

@@ -22,8 +22,16 @@ public import Foundation
 /// }
 /// ```
 public struct MiddlewareContext<State, Action> {
+    @usableFromInline
     let link: MiddlewareLink<State, Action>
+    @usableFromInline
     let token: UInt64
+
+    @usableFromInline
+    init(link: MiddlewareLink<State, Action>, token: UInt64) {
+        self.link = link
+        self.token = token
+    }
 
     /// The state of the store the middleware is attached to, before any reducer ran for this action.
     public var state: State {
@@ -48,6 +56,7 @@ public struct MiddlewareContext<State, Action> {
     /// reducers run after the whole chain).
     ///
     /// - Parameter action: The action to pass on.
+    @inlinable
     public func next(_ action: Action) {
         link.next(action, token: token)
     }
@@ -111,9 +120,12 @@ public struct MiddlewareContext<State, Action> {
     }
 
     /// The environment of the node the action was sent to.
+    @usableFromInline
     var environment: MiddlewareEnvironment<Action> {
         link.checkCurrent(token)
-        return link.scratch.environment!
+        // Safety: `checkCurrent` passed, so the chain is running this action: the environment is set,
+        // and the run's caller keeps it alive.
+        return link.scratch.environment.unsafelyUnwrapped.takeUnretainedValue()
     }
 
     /// The name of the middleware this context was given to.

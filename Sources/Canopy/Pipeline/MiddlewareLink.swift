@@ -2,13 +2,23 @@
 ///
 /// A linked list of classes rather than an array of closures: an unspecialised `[Body]` looks up the
 /// closure type's metadata on every subscript, while a class field does not.
+///
+/// What a middleware does for one action (`invoke`, and `next` through its context) is inlinable, so
+/// that a middleware made in the app's module runs compiled for its action type.
+@usableFromInline
 final class MiddlewareLink<State, Action>: Sendable {
+    @usableFromInline
     let name: String
+    @usableFromInline
     let level: Int
-    let body: Middleware<State, Action>.Body
+    /// Runs the middleware's body (``Middleware/invoker(_:)``).
+    @usableFromInline
+    let invoke: Middleware<State, Action>.Invoke
     /// The work of a middleware that only observes (``Middleware/tap``); for the others, nothing.
     let tap: Middleware<State, Action>.Tap
+    @usableFromInline
     let following: MiddlewareLink?
+    @usableFromInline
     let scratch: ChainScratch<State, Action>
     /// Whether this middleware and every one after it only observe: from here on, the action goes to
     /// the reducers unchanged.
@@ -17,7 +27,7 @@ final class MiddlewareLink<State, Action>: Sendable {
     init(
         name: String,
         level: Int,
-        body: @escaping Middleware<State, Action>.Body,
+        invoke: @escaping Middleware<State, Action>.Invoke,
         tap: @escaping Middleware<State, Action>.Tap,
         observes: Bool,
         following: MiddlewareLink?,
@@ -25,16 +35,16 @@ final class MiddlewareLink<State, Action>: Sendable {
     ) {
         self.name = name
         self.level = level
-        self.body = body
+        self.invoke = invoke
         self.tap = tap
         self.following = following
         self.scratch = scratch
         self.onlyTapsFromHere = observes && (following?.onlyTapsFromHere ?? true)
     }
 
-    /// Runs this middleware and those after it, which only observe, for `action`, which goes on
-    /// unchanged; no context, no `next`.
-    func tapThrough(_ action: Action, environment: MiddlewareEnvironment<Action>) {
+    /// Runs this middleware and those after it, which only observe, for the action at `action`, which
+    /// goes on unchanged; no context, no `next`.
+    func tapThrough(_ action: UnsafePointer<Action>, environment: MiddlewareEnvironment<Action>) {
         tap(action, environment)
         guard following != nil else { return }  // the usual case: no copy of `following` to make
         var next = following
@@ -44,37 +54,45 @@ final class MiddlewareLink<State, Action>: Sendable {
         }
     }
 
-    /// Runs this middleware for `action`, recording the first error thrown in the chain.
-    func invoke(_ action: Action, token: UInt64) {
-        scratch.expecting = level
-        do {
-            try body(action, MiddlewareContext(link: self, token: token))
-        } catch {
-            if !scratch.didFail {
-                scratch.failure = error
-                scratch.failureLevel = level
-                scratch.didFail = true
-            }
-        }
-        scratch.expecting = -1
+    /// Records `error`, thrown by this middleware's body, unless an error was recorded first.
+    @usableFromInline
+    func fail(_ error: any Error) {
+        guard !scratch.didFail else { return }
+        scratch.failure = error
+        scratch.failureLevel = level
+        scratch.didFail = true
     }
 
     /// This middleware's `next`: runs the following middleware, or hands the action to the reducers.
+    @inlinable
     func next(_ action: Action, token: UInt64) {
         let scratch = self.scratch
-        guard token == scratch.token, scratch.isRunning, scratch.expecting == level else {
+        // Only the running middleware of the current action may call `next`, once: `expecting` is its
+        // level only until it calls `next` or returns, and `token` tells an earlier action's context.
+        guard scratch.expecting == level, token == scratch.token else {
             misusedNext(token: token)
         }
-        scratch.forwardedThrough = level + 1
-        if let following {
-            following.invoke(action, token: token)
-        } else {
+        scratch.forwardedThrough = level &+ 1
+        guard let following else {
             scratch.forward(action)
             scratch.expecting = -1
+            return
         }
+        Self.invoke(following, with: action, token: token)
     }
 
-    private func misusedNext(token: UInt64) -> Never {
+    /// Runs `following`, the middleware after this one, for `action`. Out of line, so that `next`, with
+    /// the last middleware's work only, is small enough to be inlined into the middleware.
+    @inlinable
+    @inline(never)
+    static func invoke(_ following: MiddlewareLink, with action: Action, token: UInt64) {
+        var action = action
+        // Safety: the pointer to the copy is used only during the call.
+        following.invoke(&action, following, token, false)
+    }
+
+    @usableFromInline
+    func misusedNext(token: UInt64) -> Never {
         if token == scratch.token, scratch.isRunning, scratch.forwardedThrough > level {
             preconditionFailure("Middleware \"\(name)\" called next twice for one action")
         }

@@ -1,18 +1,20 @@
 /// The middleware attached to one node, ready for the engine's middleware stage: the chain with its
 /// environment, behind the node's action type only.
-final class NodeMiddleware<Action>: Sendable {
-    /// Runs the chain from the middleware at the given index on; the action is replaced by the one the
-    /// chain forwards.
-    let run: @Sendable (inout Action, _ startIndex: Int) -> MiddlewareResult
+///
+/// A class whose one method the subclass that knows the state type, ``MiddlewareChain``, overrides,
+/// rather than a stored closure: the engine calls it through the class's table, without loading a closure context and going
+/// through a partial application.
+class NodeMiddleware<Action>: @unchecked Sendable {
+    // Safety: it has no stored properties; its subclass is `Sendable` on its own terms.
 
-    init(run: @escaping @Sendable (inout Action, _ startIndex: Int) -> MiddlewareResult) {
-        self.run = run
+    /// Runs the chain from the middleware at `startIndex` on; the action is replaced by the one the
+    /// chain forwards.
+    func run(_ action: inout Action, _ startIndex: Int) -> MiddlewareResult {
+        preconditionFailure("Internal inconsistency: \(type(of: self)) does not run a chain")
     }
 
-    /// Calls `run`, borrowed from this object: calling the stored closure through the property would
-    /// retain and release its context for each action.
     @inline(__always)
-    func callAsFunction(_ action: inout Action, _ startIndex: Int) -> MiddlewareResult {
+    final func callAsFunction(_ action: inout Action, _ startIndex: Int) -> MiddlewareResult {
         run(&action, startIndex)
     }
 }

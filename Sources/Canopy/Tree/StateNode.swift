@@ -297,11 +297,6 @@ class StateNode<State: Sendable, Action: Sendable>: ActionNode<Action>, StoreNod
         )
         middlewareSetup = setup
         guard !setup.middlewares.isEmpty else { return }
-        let chain = MiddlewareChain(
-            middlewares: setup.middlewares,
-            resolvers: setup.resolvers,
-            currentState: { [unowned self] in self.state }
-        )
         let handle = weakHandle()
         let tree = self.tree
         let ownID = storeID
@@ -328,7 +323,12 @@ class StateNode<State: Sendable, Action: Sendable>: ActionNode<Action>, StoreNod
             },
             dispatchIfCurrent: { action, run in handle.dispatch(action, from: run) }
         )
-        middleware = NodeMiddleware { action, start in chain.run(&action, environment: environment, startingAt: start) }
+        middleware = MiddlewareChain(
+            middlewares: setup.middlewares,
+            resolvers: setup.resolvers,
+            environment: environment,
+            currentState: { [unowned self] in self.state }
+        )
         tree.hasMiddleware = true
     }
 
