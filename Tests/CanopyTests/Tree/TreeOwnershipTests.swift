@@ -114,6 +114,32 @@ import Testing
         #expect(localState.object == nil)
     }
 
+    @Test func childrenMadeAndDroppedOnManyThreadsAtOnceAreAllFreed() async {
+        let root = StateStore<Int, Int>(0) { state, action in state += action }
+        let threads = 4
+        let perThread = 250
+        let locals = Mutex<[WeakRef<Tracked>]>([])
+        // Each thread makes a child with an observer, sends it an action, and drops it, while the tree's
+        // queue drains what the others send: stores go on every thread, some during a walk.
+        await withCheckedContinuation { (done: CheckedContinuation<Void, Never>) in
+            DispatchQueue.global().async {
+                DispatchQueue.concurrentPerform(iterations: threads) { _ in
+                    for _ in 0..<perThread {
+                        let tracked = Tracked()
+                        let child = root.with(tracked) { _, _ in }
+                        child.subscribe(observer: Observer { _ in .active })
+                        child.dispatch(1)
+                        locals.withLock { $0.append(WeakRef(tracked)) }
+                    }
+                }
+                done.resume()
+            }
+        }
+        #expect(await root.send(1) == threads * perThread + 1)
+        await settle(root.queue)
+        #expect(locals.withLock { $0.allSatisfy { $0.object == nil } })
+    }
+
     @Test func childrenKeepTheirOrderAcrossRemovalsAndCompaction() async {
         let root = StateStore<Int, Int>(0) { state, action in state += action }
         let order = Mutex<[Int]>([])
