@@ -152,7 +152,11 @@ final class StoreTree: @unchecked Sendable {
         // Checked in every build, once per turn: everything the drain calls relies on it.
         dispatchPrecondition(condition: .onQueue(queue))
         let outer = drainingThread.enter()
-        defer { drainingThread.leave(restoring: outer) }
+        defer {
+            // Whatever was let go of after the last entry (the buffers' last references) leaves now.
+            settleDrops()
+            drainingThread.leave(restoring: outer)
+        }
         var batch = inbox.takeSpare()
         var batches = 0
         while inbox.take(&batch) {

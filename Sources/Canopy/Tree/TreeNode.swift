@@ -74,8 +74,9 @@ class TreeNode: @unchecked Sendable {
 
     // MARK: Keepers
 
-    /// From any thread: one more thing keeps this node in the tree.
+    /// From any thread: one more thing keeps this node in the tree. Nothing to count at the root.
     final func keep() {
+        guard depth > 0 else { return }
         keepers.wrappingAdd(1, ordering: .relaxed)
     }
 
