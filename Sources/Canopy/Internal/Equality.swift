@@ -9,9 +9,19 @@ enum Equality {
     /// reading it back from the table is a class cast: casting the closure itself back out of `any Sendable`
     /// wrapped it in a new 40-byte context for each node.
     private final class Found<Value>: Sendable {
-        let isEqual: (@Sendable (Value, Value) -> Bool)?
+        let comparator: Comparator<Value>?
 
-        init(_ isEqual: (@Sendable (Value, Value) -> Bool)?) {
+        init(_ comparator: Comparator<Value>?) {
+            self.comparator = comparator
+        }
+    }
+
+    /// `==` for one type, shared by every node of that type: a node keeps an 8-byte reference to it
+    /// rather than the 16 bytes of the closure.
+    final class Comparator<Value>: Sendable {
+        let isEqual: @Sendable (Value, Value) -> Bool
+
+        init(_ isEqual: @escaping @Sendable (Value, Value) -> Bool) {
             self.isEqual = isEqual
         }
     }
@@ -23,19 +33,19 @@ enum Equality {
     /// not change. Keeping the "before" copy of a state that holds copy-on-write storage (an array, a
     /// dictionary) would make the reducer's in-place mutation copy that storage on every action, so such
     /// states are not compared: they count as changed.
-    static func cheapComparator<Value>(for type: Value.Type) -> (@Sendable (Value, Value) -> Bool)? {
+    static func cheapComparator<Value>(for type: Value.Type) -> Comparator<Value>? {
         _isPOD(Value.self) ? comparator(for: type) : nil
     }
 
-    /// `==` for `Value` when `Value` conforms to `Equatable`, otherwise `nil`.
-    static func comparator<Value>(for _: Value.Type) -> (@Sendable (Value, Value) -> Bool)? {
+    /// `==` for `Value`, shared, when `Value` conforms to `Equatable`, otherwise `nil`.
+    static func comparator<Value>(for _: Value.Type) -> Comparator<Value>? {
         let key = ObjectIdentifier(Value.self)
         if let known = found.withLock({ $0[key] }) as? Found<Value> {
-            return known.isEqual
+            return known.comparator
         }
-        let comparator: (@Sendable (Value, Value) -> Bool)? =
+        let comparator: Comparator<Value>? =
             if let equatable = Value.self as? any Equatable.Type {
-                comparator(opening: equatable, as: Value.self)
+                Comparator(comparator(opening: equatable, as: Value.self))
             } else {
                 nil
             }

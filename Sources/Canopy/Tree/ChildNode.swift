@@ -18,7 +18,7 @@ final class ChildNode<ParentState: Sendable, Local: Sendable, State: Sendable, A
     @exclusivity(unchecked) private var reducer: Reducer<Local, Action>
     private let compose: Compose<ParentState, Local, State>
     /// `==` when `Local` is `Equatable` plain data (found once, here).
-    private let isEqual: (@Sendable (Local, Local) -> Bool)?
+    private let isEqual: Equality.Comparator<Local>?
 
     /// The parent, typed: `parentNode`, which `init` sets to it (a second stored reference would cost
     /// every child store 8 bytes).
@@ -44,7 +44,7 @@ final class ChildNode<ParentState: Sendable, Local: Sendable, State: Sendable, A
         if let isEqual, isAttached {
             let before = local
             reducer(&local, action)
-            lastChanged = !isEqual(before, local)
+            lastChanged = !isEqual.isEqual(before, local)
         } else {
             reducer(&local, action)
             lastChanged = true

@@ -8,7 +8,7 @@ final class RootNode<State: Sendable, Action: Sendable>: StateNode<State, Action
     @exclusivity(unchecked) private var reducer: Reducer<State, Action>
     /// `==` when `State` is `Equatable` plain data (found once, here): lets the walk down skip the
     /// children when an action leaves the root state as it was.
-    private let isEqual: (@Sendable (State, State) -> Bool)?
+    private let isEqual: Equality.Comparator<State>?
     private let rootInbox: Inbox<Action>
     /// Whether the last action may have changed the state.
     @exclusivity(unchecked) private var lastChanged = true
@@ -59,7 +59,7 @@ final class RootNode<State: Sendable, Action: Sendable>: StateNode<State, Action
         if tree.isListenedTo, let isEqual {
             let before = cache.pointee
             reducer(&cache.pointee, action)
-            lastChanged = !isEqual(before, cache.pointee)
+            lastChanged = !isEqual.isEqual(before, cache.pointee)
         } else {
             // `lastChanged` stays `true` (it only turns `false` in the branch above): without `==`
             // every action may change the state, and without listeners nobody reads it.

@@ -24,10 +24,13 @@ class TreeNode: @unchecked Sendable {
     // `let`s are set in `init` and never change; the atomics are the only fields used off the queue.
     final let tree: StoreTree
     final let parentNode: TreeNode?
+    // The stored fields are laid out for size (W4 counts the bytes of each child store): the 32-bit
+    // fields fill what the 20-byte child list leaves of its last word and follow one another, and the
+    // `Bool`s come last, so that the subclasses' first `Bool` packs beside them.
     /// The node's attached children, in the order they attached.
     @exclusivity(unchecked) final var children = ChildList()
-    /// The observers of this node.
-    @exclusivity(unchecked) final var observerCount = 0
+    /// The number of observers of this node, stored in 32 bits (see ``observerCount``).
+    @exclusivity(unchecked) private final var storedObserverCount: Int32 = 0
     /// How many children have been made from this node.
     private final let childrenMade = Atomic<Int32>(0)
     /// What keeps this node in the tree besides the tree itself: its handle (``ChildHandle``), while any
@@ -107,6 +110,12 @@ class TreeNode: @unchecked Sendable {
         guard keepers.load(ordering: .acquiring) == 0 else { return }
         isDropped = true
         detach()
+    }
+
+    /// On the queue: the number of observers of this node.
+    final var observerCount: Int {
+        get { Int(storedObserverCount) }
+        set { storedObserverCount = Int32(truncatingIfNeeded: newValue) }
     }
 
     /// The number of ancestors.
