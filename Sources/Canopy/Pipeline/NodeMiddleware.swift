@@ -5,7 +5,21 @@
 /// rather than a stored closure: the engine calls it through the class's table, without loading a closure context and going
 /// through a partial application.
 class NodeMiddleware<Action>: @unchecked Sendable {
-    // Safety: it has no stored properties; its subclass is `Sendable` on its own terms.
+    // Safety: its one stored property is a `let` of a `Sendable` type; its subclass is `Sendable` on its
+    // own terms.
+
+    /// Whether every middleware of the chain only observes: the action always reaches the reducers
+    /// unchanged, and the engine calls ``observe(_:)`` instead of ``run(_:_:)``.
+    final let onlyObserves: Bool
+
+    init(onlyObserves: Bool) {
+        self.onlyObserves = onlyObserves
+    }
+
+    /// When ``onlyObserves``: shows `action` to every middleware of the chain, which borrow it.
+    func observe(_ action: Action) {
+        preconditionFailure("Internal inconsistency: \(type(of: self)) has no observers")
+    }
 
     /// Runs the chain from the middleware at `startIndex` on; the action is replaced by the one the
     /// chain forwards.

@@ -47,7 +47,10 @@ final class StoreTree: @unchecked Sendable {
     /// The one observer of the tree's runtime events, if any.
     let diagnostics: (any StoreDiagnostics)?
     /// Whether some node of the tree has middleware (then `process` runs the middleware stage).
-    @exclusivity(unchecked) var hasMiddleware = false
+    @exclusivity(unchecked) private(set) var hasMiddleware = false
+    /// Whether some node of the tree has middleware that does more than observe, that is, that may
+    /// change, block or fail an action, or let it go later (then `process` runs the whole stage).
+    @exclusivity(unchecked) private var someMiddlewareActs = false
     /// Whether the tree has diagnostics or cycle detection (then `process` runs the supervised path).
     /// Decided once: testing the optional existential `diagnostics` copies it, for each action.
     private let isWatched: Bool
@@ -107,6 +110,16 @@ final class StoreTree: @unchecked Sendable {
     func setRoot(_ root: TreeNode) {
         precondition(rootReference == nil, "Internal inconsistency: a tree was given a second root")
         rootReference = .passUnretained(root)
+    }
+
+    /// On the queue: a node's middleware was attached or rebuilt; `onlyObserves` says whether all of it
+    /// only observes (``NodeMiddleware/onlyObserves``).
+    func middlewareAttached(onlyObserves: Bool) {
+        assertOnQueue()
+        hasMiddleware = true
+        if !onlyObserves {
+            someMiddlewareActs = true
+        }
     }
 
     /// The root node. Asked by nodes only, each of which keeps the root alive.
@@ -207,8 +220,41 @@ final class StoreTree: @unchecked Sendable {
         entry: EntryContext = EntryContext()
     ) -> ProcessOutcome {
         if hasMiddleware || isWatched {
-            guard isWatched else { return processThroughMiddleware(action, at: node, entry: entry) }
+            guard isWatched else {
+                guard someMiddlewareActs else { return processObserved(action, at: node, entry: entry) }
+                return processThroughMiddleware(action, at: node, entry: entry)
+            }
             return processSupervised(action, at: node, entry: entry)
+        }
+        reduceAndPublish(action, at: node)
+        return .reduced
+    }
+
+    /// On the queue: `process` in a tree whose middleware all only observe (an action recorder), without
+    /// diagnostics or cycle detection.
+    ///
+    /// When the action meets one chain, from its first middleware (the usual case), the chain's taps
+    /// borrow the action the inbox lent, with no copy of it and none of the chain's bookkeeping, and the
+    /// action goes on unchanged; otherwise the general stage runs.
+    private func processObserved<Action>(
+        _ action: Action,
+        at node: ActionNode<Action>,
+        entry: EntryContext
+    ) -> ProcessOutcome {
+        let depth = node.depth
+        guard entry.middlewareStart == 0, depth >= entry.resumeDepth,
+            depth == 0 || !ancestorHasMiddleware(node, from: entry.resumeDepth)
+        else {
+            return processThroughMiddleware(action, at: node, entry: entry)
+        }
+        // Only the node's own chain runs, from its first middleware, as in `runMiddleware`.
+        if node.middleware != nil {
+            // Safety: as in `runMiddleware`: the node holds its middleware, and `process`'s caller holds
+            // the node.
+            let middleware = Unmanaged.passUnretained(node.middleware.unsafelyUnwrapped)
+            currentTarget = .passUnretained(node)
+            middleware._withUnsafeGuaranteedRef { $0.observe(action) }
+            currentTarget = nil
         }
         reduceAndPublish(action, at: node)
         return .reduced
@@ -301,6 +347,12 @@ final class StoreTree: @unchecked Sendable {
             node.execute(asyncAction)
         }
         return notified
+    }
+
+    /// On the queue: whether `node` is the node the action in the middleware stage was sent to.
+    @inline(__always)
+    func isCurrentTarget(_ node: Unmanaged<TreeNode>) -> Bool {
+        currentTarget?.toOpaque() == node.toOpaque()
     }
 
     /// On the queue, while an action goes through the middleware stage: the ID of the node it was sent
