@@ -59,8 +59,14 @@ final class MiddlewareChain<State, Action>: NodeMiddleware<Action>, @unchecked S
         self.resolvers = resolvers
         self.scratch = scratch
         self.nodeEnvironment = environment
-        self.unretainedEnvironment = environment.map { Unmanaged.passUnretained($0) }
-        super.init(onlyObserves: firstOnlyTaps && environment != nil)
+        let unretainedEnvironment = environment.map { Unmanaged.passUnretained($0) }
+        self.unretainedEnvironment = unretainedEnvironment
+        let onlyObserves = firstOnlyTaps && environment != nil
+        super.init(
+            onlyObserves: onlyObserves,
+            soleTap: onlyObserves && link?.following == nil ? link?.tap : nil,
+            environment: unretainedEnvironment
+        )
     }
 
     /// On the tree's queue: runs the middlewares from `startIndex` on for `action`.

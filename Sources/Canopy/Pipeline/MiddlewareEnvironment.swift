@@ -15,6 +15,12 @@ import Foundation
 final class MiddlewareEnvironment<Action>: Sendable {
     /// The node the action being handled was sent to (the middleware's ``MiddlewareContext/target``).
     var target: StoreID {
+        currentTargetID()
+    }
+
+    /// ``target``'s work, written out in ``target`` and in ``recordingStamp()``.
+    @inline(__always)
+    private func currentTargetID() -> StoreID {
         if let owner, owner.tree.isCurrentTarget(owner.node) {
             // The usual case: an action sent to the node this chain belongs to. Its ID is kept, so that
             // none is built per action (an action recorder asks for each); the root's is made afresh,
@@ -74,10 +80,11 @@ final class MiddlewareEnvironment<Action>: Sendable {
         readsDispatchClock ? DispatchDelayScheduler.uptime() : scheduler.now
     }
 
-    /// ``target`` and ``now``, for the action recorder's middleware, compiled in the app's module.
+    /// ``target`` and ``now``, for the action recorder's middleware, compiled in the app's module: one
+    /// call for both.
     @usableFromInline
     func recordingStamp() -> (store: StoreID, time: Double) {
-        (target, now)
+        (currentTargetID(), readsDispatchClock ? DispatchDelayScheduler.uptime() : scheduler.now)
     }
 
     /// The tree's work by id.

@@ -220,44 +220,56 @@ final class StoreTree: @unchecked Sendable {
         entry: EntryContext = EntryContext()
     ) -> ProcessOutcome {
         if hasMiddleware || isWatched {
-            guard isWatched else {
-                guard someMiddlewareActs else { return processObserved(action, at: node, entry: entry) }
+            if isWatched {
+                return processSupervised(action, at: node, entry: entry)
+            }
+            // In a tree whose middleware all only observe (an action recorder), the taps run out of line
+            // and the action is reduced here, as in W1.
+            if someMiddlewareActs || !observeOnly(action, at: node, entry: entry) {
                 return processThroughMiddleware(action, at: node, entry: entry)
             }
-            return processSupervised(action, at: node, entry: entry)
         }
         reduceAndPublish(action, at: node)
         return .reduced
     }
 
-    /// On the queue: `process` in a tree whose middleware all only observe (an action recorder), without
-    /// diagnostics or cycle detection.
+    /// On the queue, in a tree whose middleware all only observe, without diagnostics or cycle
+    /// detection: runs the taps of the one chain `action` meets, from its first middleware, and
+    /// returns `true` (the action goes on to the reducers unchanged); returns `false`, having done
+    /// nothing, when the action meets more chains or resumes within one (the general stage runs).
     ///
-    /// When the action meets one chain, from its first middleware (the usual case), the chain's taps
-    /// borrow the action the inbox lent, with no copy of it and none of the chain's bookkeeping, and the
-    /// action goes on unchanged; otherwise the general stage runs.
-    private func processObserved<Action>(
+    /// The taps borrow the action the inbox lent: no copy of it, none of the chain's bookkeeping.
+    @inline(never)
+    private func observeOnly<Action>(
         _ action: Action,
         at node: ActionNode<Action>,
         entry: EntryContext
-    ) -> ProcessOutcome {
+    ) -> Bool {
         let depth = node.depth
         guard entry.middlewareStart == 0, depth >= entry.resumeDepth,
             depth == 0 || !ancestorHasMiddleware(node, from: entry.resumeDepth)
         else {
-            return processThroughMiddleware(action, at: node, entry: entry)
+            return false
         }
         // Only the node's own chain runs, from its first middleware, as in `runMiddleware`.
-        if node.middleware != nil {
-            // Safety: as in `runMiddleware`: the node holds its middleware, and `process`'s caller holds
-            // the node.
-            let middleware = Unmanaged.passUnretained(node.middleware.unsafelyUnwrapped)
-            currentTarget = .passUnretained(node)
-            middleware._withUnsafeGuaranteedRef { $0.observe(action) }
-            currentTarget = nil
+        guard node.middleware != nil else { return true }
+        // Safety: as in `runMiddleware`: the node holds its middleware, and `process`'s caller holds the
+        // node.
+        let middleware = Unmanaged.passUnretained(node.middleware.unsafelyUnwrapped)
+        currentTarget = .passUnretained(node)
+        middleware._withUnsafeGuaranteedRef { middleware in
+            if middleware.hasSoleTap {
+                // The usual case, the recorder alone: the engine calls it, without a call to the chain.
+                // Safety: `hasSoleTap` says the environment is set; the chain holds it.
+                middleware.soleEnvironment.unsafelyUnwrapped._withUnsafeGuaranteedRef {
+                    middleware.soleTap(action, $0)
+                }
+            } else {
+                middleware.observe(action)
+            }
         }
-        reduceAndPublish(action, at: node)
-        return .reduced
+        currentTarget = nil
+        return true
     }
 
     /// On the queue: `process` with the middleware stage, in a tree without diagnostics or cycle
