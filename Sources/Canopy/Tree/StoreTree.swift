@@ -234,30 +234,65 @@ final class StoreTree: @unchecked Sendable {
     }
 
     /// On the queue, in a tree whose middleware all only observe, without diagnostics or cycle
-    /// detection: runs the taps of the one chain `action` meets, from its first middleware, and
-    /// returns `true` (the action goes on to the reducers unchanged); returns `false`, having done
-    /// nothing, when the action meets more chains or resumes within one (the general stage runs).
+    /// detection: runs the taps of the one chain `action` meets (its node's or an ancestor's), from its
+    /// first middleware, and returns `true` (the action goes on to the reducers unchanged); returns
+    /// `false`, having done nothing, when the action meets more chains or resumes within one (the
+    /// general stage runs).
     ///
     /// The taps borrow the action the inbox lent: no copy of it, none of the chain's bookkeeping.
-    /// Written out in `process` (in the drain): a call of its own cost the recorder about 30 per action,
-    /// and W1, which skips it, about 1.
+    /// Written out in `process` (in the drain) for an action to the root: a call of its own cost the
+    /// recorder about 30 per action, and W1, which skips it, about 1.
+    @inline(__always)
     private func observeOnly<Action>(
         _ action: Action,
         at node: ActionNode<Action>,
         entry: EntryContext
     ) -> Bool {
         let depth = node.depth
-        guard entry.middlewareStart == 0, depth >= entry.resumeDepth,
-            depth == 0 || !ancestorHasMiddleware(node, from: entry.resumeDepth)
-        else {
+        guard entry.middlewareStart == 0, depth >= entry.resumeDepth else {
             return false
         }
-        // Only the node's own chain runs, from its first middleware, as in `runMiddleware`.
-        guard node.middleware != nil else { return true }
+        guard depth == 0 else {
+            return observeFromAbove(action, at: node, entry: entry)
+        }
+        // The root: only its own chain, if any.
+        if node.middleware != nil {
+            tap(node, action, sentTo: node)
+        }
+        return true
+    }
+
+    /// `observeOnly` for an action to a node below the root: the chain may be the node's or an
+    /// ancestor's, as in `runMiddlewareChains`.
+    @inline(never)
+    private func observeFromAbove<Action>(
+        _ action: Action,
+        at node: ActionNode<Action>,
+        entry: EntryContext
+    ) -> Bool {
+        var holder: ActionNode<Action>?
+        var current: ActionNode<Action>? = node
+        while let candidate = current, candidate.depth >= entry.resumeDepth {
+            if candidate.middleware != nil {
+                guard holder == nil else { return false }
+                holder = candidate
+            }
+            current = candidate.untranslatedParent()
+        }
+        if let holder {
+            tap(holder, action, sentTo: node)
+        }
+        return true
+    }
+
+    /// Runs the taps of the chain of `holder`, whose middleware all only observe, for `action`, sent to
+    /// `target`.
+    @inline(__always)
+    private func tap<Action>(_ holder: ActionNode<Action>, _ action: Action, sentTo target: ActionNode<Action>) {
         // Safety: as in `runMiddleware`: the node holds its middleware, and `process`'s caller holds the
-        // node.
-        let middleware = Unmanaged.passUnretained(node.middleware.unsafelyUnwrapped)
-        currentTarget = .passUnretained(node)
+        // node (and thus its ancestors).
+        let middleware = Unmanaged.passUnretained(holder.middleware.unsafelyUnwrapped)
+        currentTarget = .passUnretained(target)
         middleware._withUnsafeGuaranteedRef { middleware in
             if middleware.hasSoleTap {
                 // The usual case, the recorder alone: the engine calls it, without a call to the chain.
@@ -270,7 +305,6 @@ final class StoreTree: @unchecked Sendable {
             }
         }
         currentTarget = nil
-        return true
     }
 
     /// On the queue: `process` with the middleware stage, in a tree without diagnostics or cycle
