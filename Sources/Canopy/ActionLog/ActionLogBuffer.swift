@@ -103,6 +103,8 @@ struct ActionLogBuffer<Action: Sendable>: @unchecked Sendable {
     /// Records in the last chunk how many of its entries are initialised.
     private mutating func sealLastChunk() {
         guard let last = chunks.last, let cursor else { return }
+        // Safety: `cursor` points into `last` (between its first entry and its end), so the distance
+        // is the number of entries initialised in it.
         last.count = cursor - last.base
     }
 

@@ -136,6 +136,7 @@ final class MiddlewareChain<State, Action>: NodeMiddleware<Action>, @unchecked S
             unretainedEnvironment.unsafelyUnwrapped._withUnsafeGuaranteedRef { environment in
                 start.tap(action, environment)
                 if start.following != nil {
+                    // Safety: checked just above; a link's `following` never changes.
                     start.following.unsafelyUnwrapped.tapThrough(action, environment: environment)
                 }
             }

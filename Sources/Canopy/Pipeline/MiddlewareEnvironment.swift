@@ -39,9 +39,10 @@ final class MiddlewareEnvironment<Action>: Sendable {
     /// The node a chain belongs to, in its tree.
     struct Owner: Sendable {
         let tree: StoreTree
-        /// Compared with the tree's current target, never dereferenced. `target` is read only while
-        /// this environment's chain runs (a context checks that it is current), when the node, which
-        /// holds the chain, is alive: so no other node can have its address.
+        // Safety: unretained (the node holds its chain, which holds this environment), compared with the
+        // tree's current target and never dereferenced. `target` is read only while this environment's
+        // chain runs (a context checks that it is current), when the node, which holds the chain, is
+        // alive: so no other node can have its address.
         let node: Unmanaged<TreeNode>
         let id: StoreID
         let isRoot: Bool
