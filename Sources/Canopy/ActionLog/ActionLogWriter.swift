@@ -29,8 +29,9 @@ final class ActionLogWriter<Action: Encodable & Sendable>: @unchecked Sendable {
     }()
     /// Writes the lines of a batch; its buffer is kept from one batch to the next.
     private let json = JSONStreamWriter()
-    /// The batch being written, swapped with the recorder's buffer so that both keep their capacity.
-    private var batch: [ActionLogBuffer<Action>.Entry] = []
+    /// The chunks of the batch being written, swapped with the recorder's list so that both keep their
+    /// capacity.
+    private var batch: [ActionLogBuffer<Action>.Chunk] = []
     private var isClosed = false
     /// Set by the first failed write: a write that failed may have left part of a line, so nothing is
     /// written after it, and a reader sees that part as the log's truncated last line.
@@ -86,21 +87,20 @@ final class ActionLogWriter<Action: Encodable & Sendable>: @unchecked Sendable {
     /// The envelope around the action (the same keys, sorted, as ``ActionLogFormat/Entry``) is written
     /// directly and the action by a ``JSONStreamWriter``, into a buffer kept from batch to batch; an
     /// action that the stream writer cannot take goes through `JSONEncoder`.
-    private func write(_ batch: [ActionLogBuffer<Action>.Entry], failure: LockedValue<ActionLogError?>) {
+    private func write(_ batch: [ActionLogBuffer<Action>.Chunk], failure: LockedValue<ActionLogError?>) {
         guard !isClosed, !writeFailed else { return }
         if json.bytes.capacity > Self.keptCapacity {
             json.bytes = []  // a burst made it large: let it go
         } else {
             json.bytes.removeAll(keepingCapacity: true)
         }
-        // The entries are read in place: copying each one out of the array costs a value-witness call
+        // The entries are read in place: copying each one out of its chunk costs a value-witness call
         // and a retain of its store's path, here in unspecialised code.
-        batch.withUnsafeBufferPointer { entries in
-            // Safety: `entries` is valid for the closure, and every pointer made from it stays within
-            // its bounds and is only read, inside the closure.
-            guard let first = entries.baseAddress else { return }
-            for index in entries.indices {
-                writeLine(first + index, failure: failure)
+        for chunk in batch {
+            // Safety: the chunk's first `count` entries are initialised, and the chunk, held by `batch`,
+            // is only read here (see `ActionLogBuffer.Chunk`).
+            for index in 0..<chunk.count {
+                writeLine(chunk.base + index, failure: failure)
             }
         }
         guard !json.bytes.isEmpty else { return }

@@ -134,9 +134,15 @@ public final class ActionRecorder<Action: Encodable & Sendable>: Sendable {
     /// Adds one action to the buffer; wakes the writer when it is idle. Any thread.
     @inlinable
     func record(_ action: Action, _ stamp: consuming (store: StoreID, time: Double)) {
-        // Made outside the lock and moved in, so that the store's path is not retained and released.
-        var entry = Optional(ActionLogBuffer.Entry(action: action, store: stamp.store, time: stamp.time))
-        if buffer.withLock({ $0.append(entry.take()!) }) {
+        // Made outside the lock and moved in, so that the store's path is not retained and released; the
+        // lock is taken without a closure, which could only copy the entry.
+        let entry = ActionLogBuffer.Entry(action: action, store: stamp.store, time: stamp.time)
+        buffer.lock()
+        // Safety: read and written only between `lock()` and `unlock()`, as `withLock` would; `append`
+        // does not call out.
+        let wakesWriter = buffer.value.append(consume entry)
+        buffer.unlock()
+        if wakesWriter {
             scheduleDrain()
         }
     }

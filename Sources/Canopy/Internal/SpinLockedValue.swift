@@ -28,7 +28,8 @@ final class SpinLockedValue<Value>: @unchecked Sendable {
     // and `body` never re-enters it, so accesses cannot overlap and the dynamic exclusivity check is
     // turned off. `Value` must be Sendable for the box to be shared (see `init`). The two fields are
     // `@usableFromInline` only so that `withLock` can be inlined into other modules; nothing else touches
-    // them.
+    // them, but for a caller of `lock()` and `unlock()` (the action recorder), which touches `value` only
+    // between the two, as `withLock` does.
     @usableFromInline let isLocked = Atomic<Bool>(false)
     @usableFromInline @exclusivity(unchecked) var value: Value
 
@@ -45,6 +46,22 @@ final class SpinLockedValue<Value>: @unchecked Sendable {
         }
         defer { isLocked.store(false, ordering: .releasing) }
         return try body(&value)
+    }
+
+    /// Takes the lock, for a critical section written out between `lock()` and ``unlock()`` rather than
+    /// in a closure: one that moves a value into ``value``, which a closure could only copy. The section
+    /// must be short, must not call out, and must end with ``unlock()`` on every path.
+    @inlinable @inline(__always)
+    func lock() {
+        if !isLocked.compareExchange(expected: false, desired: true, ordering: .acquiring).exchanged {
+            waitForLock()
+        }
+    }
+
+    /// Releases the lock taken with ``lock()``.
+    @inlinable @inline(__always)
+    func unlock() {
+        isLocked.store(false, ordering: .releasing)
     }
 
     /// Spins, then yields, until the lock is taken.

@@ -50,13 +50,15 @@ public struct Middleware<State, Action>: Sendable {
     @usableFromInline
     let makeInvoke: @Sendable () -> Invoke
 
-    /// Sees an action that goes on unchanged: the work of a middleware that only observes.
+    /// Sees an action that goes on unchanged: the work of a middleware that only observes. It borrows
+    /// the action: the engine and the chain lend it theirs, with no copy, even in unspecialised code
+    /// (where a generic value is passed by address).
     @usableFromInline
-    typealias Observe = @Sendable (_ action: Action, _ environment: MiddlewareEnvironment<Action>) -> Void
+    typealias Observe = @Sendable (_ action: borrowing Action, _ environment: MiddlewareEnvironment<Action>) -> Void
 
-    /// `Observe`, reading the action in place: the chain hands it the engine's action without a copy.
+    /// How the chain calls a middleware that only observes: its `Observe`.
     @usableFromInline
-    typealias Tap = @Sendable (_ action: UnsafePointer<Action>, _ environment: MiddlewareEnvironment<Action>) -> Void
+    typealias Tap = Observe
 
     // For a middleware that only observes (`observes`): the chain calls it directly, without a context
     // or a `next`, and when the rest of the chain observes too, leaves the action where it is. Not
@@ -102,9 +104,8 @@ public struct Middleware<State, Action>: Sendable {
             context.next(action)
         }
         self.makeInvoke = { invoke }
-        // Safety: the chain passes a pointer to an initialised action that it keeps, unchanged, during
-        // the call.
-        self.tap = { action, environment in observe(action.pointee, environment) }
+        // The observer itself, made in the caller's module: no closure in between.
+        self.tap = observe
         self.observes = true
     }
 

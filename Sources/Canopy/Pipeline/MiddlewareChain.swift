@@ -59,7 +59,14 @@ final class MiddlewareChain<State, Action>: NodeMiddleware<Action>, @unchecked S
         self.resolvers = resolvers
         self.scratch = scratch
         self.nodeEnvironment = environment
-        self.unretainedEnvironment = environment.map { Unmanaged.passUnretained($0) }
+        let unretainedEnvironment = environment.map { Unmanaged.passUnretained($0) }
+        self.unretainedEnvironment = unretainedEnvironment
+        let onlyObserves = firstOnlyTaps && environment != nil
+        super.init(
+            onlyObserves: onlyObserves,
+            soleTap: onlyObserves && link?.following == nil ? link?.tap : nil,
+            environment: unretainedEnvironment
+        )
     }
 
     /// On the tree's queue: runs the middlewares from `startIndex` on for `action`.
@@ -119,6 +126,23 @@ final class MiddlewareChain<State, Action>: NodeMiddleware<Action>, @unchecked S
         return end(&action)
     }
 
+    /// The engine's call when every middleware only observes (``NodeMiddleware/onlyObserves``): the
+    /// taps, in order, in the environment of the node the chain is attached to, without the run's
+    /// bookkeeping; the engine keeps the action where the inbox handed it over.
+    override func observe(_ action: Action) {
+        // Safety: `onlyObserves` is set only when the chain has a first link and an environment, which
+        // the chain holds (unretained here, as in `run(_:_:)`), and the caller holds the chain.
+        head.unsafelyUnwrapped._withUnsafeGuaranteedRef { start in
+            unretainedEnvironment.unsafelyUnwrapped._withUnsafeGuaranteedRef { environment in
+                start.tap(action, environment)
+                if start.following != nil {
+                    // Safety: checked just above; a link's `following` never changes.
+                    start.following.unsafelyUnwrapped.tapThrough(action, environment: environment)
+                }
+            }
+        }
+    }
+
     /// Runs the middlewares from `start` on, which only observe, for the action at `action` (passed by
     /// pointer, so that nobody copies it).
     @inline(__always)
@@ -129,7 +153,7 @@ final class MiddlewareChain<State, Action>: NodeMiddleware<Action>, @unchecked S
     ) {
         // Safety: `action` is the caller's `inout` action, initialised and not otherwise accessed
         // during the call.
-        start.tapThrough(UnsafePointer(action), environment: environment)
+        start.tapThrough(action.pointee, environment: environment)
     }
 
     /// `tapThrough(_:from:environment:)` for the link and environment the chain holds unretained.

@@ -13,13 +13,47 @@ import Foundation
 /// nothing for it.
 @usableFromInline
 final class MiddlewareEnvironment<Action>: Sendable {
-    /// The node the actions are sent to (the middleware's ``MiddlewareContext/target``).
-    /// The node the action being handled was sent to.
+    /// The node the action being handled was sent to (the middleware's ``MiddlewareContext/target``).
     var target: StoreID {
-        currentTarget()
+        currentTargetID()
+    }
+
+    /// ``target``'s work, written out in ``target`` and in ``recordingStamp()``.
+    @inline(__always)
+    private func currentTargetID() -> StoreID {
+        if let owner, owner.tree.isCurrentTarget(owner.node) {
+            // The usual case: an action sent to the node this chain belongs to. Its ID is kept, so that
+            // none is built per action (an action recorder asks for each); the root's is made afresh,
+            // since an empty array literal costs no retain, and the shared empty array's retain goes
+            // through the runtime's slow path (about 20 instructions).
+            return owner.isRoot ? StoreID(knownValidPath: []) : owner.id
+        }
+        return currentTarget()
     }
 
     private let currentTarget: @Sendable () -> StoreID
+
+    /// In a store: the tree, the node this chain belongs to and that node's ID.
+    private let owner: Owner?
+
+    /// The node a chain belongs to, in its tree.
+    struct Owner: Sendable {
+        let tree: StoreTree
+        // Safety: unretained (the node holds its chain, which holds this environment), compared with the
+        // tree's current target and never dereferenced. `target` is read only while this environment's
+        // chain runs (a context checks that it is current), when the node, which holds the chain, is
+        // alive: so no other node can have its address.
+        let node: Unmanaged<TreeNode>
+        let id: StoreID
+        let isRoot: Bool
+
+        init(tree: StoreTree, node: Unmanaged<TreeNode>, id: StoreID) {
+            self.tree = tree
+            self.node = node
+            self.id = id
+            self.isRoot = id.depth == 0
+        }
+    }
 
     // In a store: on the queue, during the middleware stage, the node the action being handled was sent
     // to (or, outside the stage, the node this chain belongs to). `nil` outside a store (tests of the
@@ -47,10 +81,11 @@ final class MiddlewareEnvironment<Action>: Sendable {
         readsDispatchClock ? DispatchDelayScheduler.uptime() : scheduler.now
     }
 
-    /// ``target`` and ``now``, for the action recorder's middleware, compiled in the app's module.
+    /// ``target`` and ``now``, for the action recorder's middleware, compiled in the app's module: one
+    /// call for both.
     @usableFromInline
     func recordingStamp() -> (store: StoreID, time: Double) {
-        (target, now)
+        (currentTargetID(), readsDispatchClock ? DispatchDelayScheduler.uptime() : scheduler.now)
     }
 
     /// The tree's work by id.
@@ -91,6 +126,7 @@ final class MiddlewareEnvironment<Action>: Sendable {
     /// An environment whose target is read on the queue while an action is handled.
     init(
         currentTarget: @escaping @Sendable () -> StoreID,
+        owner: Owner? = nil,
         route: (@Sendable () -> Route)? = nil,
         ownerDepth: Int = 0,
         causes: (@Sendable () -> [String]?)? = nil,
@@ -102,6 +138,7 @@ final class MiddlewareEnvironment<Action>: Sendable {
         dispatchIfCurrent: @escaping @Sendable (_ action: Action, _ run: EffectRun) -> Void
     ) {
         self.currentTarget = currentTarget
+        self.owner = owner
         self.route = route
         self.ownerDepth = ownerDepth
         self.causes = causes

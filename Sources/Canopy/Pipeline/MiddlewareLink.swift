@@ -44,7 +44,7 @@ final class MiddlewareLink<State, Action>: Sendable {
 
     /// Runs this middleware and those after it, which only observe, for the action at `action`, which
     /// goes on unchanged; no context, no `next`.
-    func tapThrough(_ action: UnsafePointer<Action>, environment: MiddlewareEnvironment<Action>) {
+    func tapThrough(_ action: borrowing Action, environment: MiddlewareEnvironment<Action>) {
         tap(action, environment)
         guard following != nil else { return }  // the usual case: no copy of `following` to make
         var next = following

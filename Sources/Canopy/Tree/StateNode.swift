@@ -303,6 +303,7 @@ class StateNode<State: Sendable, Action: Sendable>: ActionNode<Action>, StoreNod
         let ownRoute = WeakReceiver<Action>(self)
         let environment = MiddlewareEnvironment(
             currentTarget: { tree.currentTargetID() ?? ownID },
+            owner: MiddlewareEnvironment.Owner(tree: tree, node: .passUnretained(self), id: ownID),
             route: {
                 let receiver = tree.currentRoute(Action.self) ?? ownRoute
                 return { action, entry, run in receiver.send(action, entry: entry, run: run) }
@@ -323,13 +324,14 @@ class StateNode<State: Sendable, Action: Sendable>: ActionNode<Action>, StoreNod
             },
             dispatchIfCurrent: { action, run in handle.dispatch(action, from: run) }
         )
-        middleware = MiddlewareChain(
+        let chain = MiddlewareChain(
             middlewares: setup.middlewares,
             resolvers: setup.resolvers,
             environment: environment,
             currentState: { [unowned self] in self.state }
         )
-        tree.hasMiddleware = true
+        middleware = chain
+        tree.middlewareAttached(onlyObserves: chain.onlyObserves)
     }
 
     @discardableResult

@@ -47,7 +47,10 @@ final class StoreTree: @unchecked Sendable {
     /// The one observer of the tree's runtime events, if any.
     let diagnostics: (any StoreDiagnostics)?
     /// Whether some node of the tree has middleware (then `process` runs the middleware stage).
-    @exclusivity(unchecked) var hasMiddleware = false
+    @exclusivity(unchecked) private(set) var hasMiddleware = false
+    /// Whether some node of the tree has middleware that does more than observe, that is, that may
+    /// change, block or fail an action, or let it go later (then `process` runs the whole stage).
+    @exclusivity(unchecked) private var someMiddlewareActs = false
     /// Whether the tree has diagnostics or cycle detection (then `process` runs the supervised path).
     /// Decided once: testing the optional existential `diagnostics` copies it, for each action.
     private let isWatched: Bool
@@ -107,6 +110,16 @@ final class StoreTree: @unchecked Sendable {
     func setRoot(_ root: TreeNode) {
         precondition(rootReference == nil, "Internal inconsistency: a tree was given a second root")
         rootReference = .passUnretained(root)
+    }
+
+    /// On the queue: a node's middleware was attached or rebuilt; `onlyObserves` says whether all of it
+    /// only observes (``NodeMiddleware/onlyObserves``).
+    func middlewareAttached(onlyObserves: Bool) {
+        assertOnQueue()
+        hasMiddleware = true
+        if !onlyObserves {
+            someMiddlewareActs = true
+        }
     }
 
     /// The root node. Asked by nodes only, each of which keeps the root alive.
@@ -207,11 +220,91 @@ final class StoreTree: @unchecked Sendable {
         entry: EntryContext = EntryContext()
     ) -> ProcessOutcome {
         if hasMiddleware || isWatched {
-            guard isWatched else { return processThroughMiddleware(action, at: node, entry: entry) }
-            return processSupervised(action, at: node, entry: entry)
+            if isWatched {
+                return processSupervised(action, at: node, entry: entry)
+            }
+            // In a tree whose middleware all only observe (an action recorder), the taps run here and
+            // the action is reduced on W1's path, with no call of its own for the stage.
+            if someMiddlewareActs || !observeOnly(action, at: node, entry: entry) {
+                return processThroughMiddleware(action, at: node, entry: entry)
+            }
         }
         reduceAndPublish(action, at: node)
         return .reduced
+    }
+
+    /// On the queue, in a tree whose middleware all only observe, without diagnostics or cycle
+    /// detection: runs the taps of the one chain `action` meets (its node's or an ancestor's), from its
+    /// first middleware, and returns `true` (the action goes on to the reducers unchanged); returns
+    /// `false`, having done nothing, when the action meets more chains or resumes within one (the
+    /// general stage runs).
+    ///
+    /// The taps borrow the action the inbox lent: no copy of it, none of the chain's bookkeeping.
+    /// Written out in `process` (in the drain) for an action to the root: a call of its own cost the
+    /// recorder about 30 per action, and W1, which skips it, about 1.
+    @inline(__always)
+    private func observeOnly<Action>(
+        _ action: Action,
+        at node: ActionNode<Action>,
+        entry: EntryContext
+    ) -> Bool {
+        let depth = node.depth
+        guard entry.middlewareStart == 0, depth >= entry.resumeDepth else {
+            return false
+        }
+        guard depth == 0 else {
+            return observeFromAbove(action, at: node, entry: entry)
+        }
+        // The root: only its own chain, if any.
+        if node.middleware != nil {
+            tap(node, action, sentTo: node)
+        }
+        return true
+    }
+
+    /// `observeOnly` for an action to a node below the root: the chain may be the node's or an
+    /// ancestor's, as in `runMiddlewareChains`.
+    @inline(never)
+    private func observeFromAbove<Action>(
+        _ action: Action,
+        at node: ActionNode<Action>,
+        entry: EntryContext
+    ) -> Bool {
+        var holder: ActionNode<Action>?
+        var current: ActionNode<Action>? = node
+        while let candidate = current, candidate.depth >= entry.resumeDepth {
+            if candidate.middleware != nil {
+                guard holder == nil else { return false }
+                holder = candidate
+            }
+            current = candidate.untranslatedParent()
+        }
+        if let holder {
+            tap(holder, action, sentTo: node)
+        }
+        return true
+    }
+
+    /// Runs the taps of the chain of `holder`, whose middleware all only observe, for `action`, sent to
+    /// `target`.
+    @inline(__always)
+    private func tap<Action>(_ holder: ActionNode<Action>, _ action: Action, sentTo target: ActionNode<Action>) {
+        // Safety: as in `runMiddleware`: the node holds its middleware, and `process`'s caller holds the
+        // node (and thus its ancestors).
+        let middleware = Unmanaged.passUnretained(holder.middleware.unsafelyUnwrapped)
+        currentTarget = .passUnretained(target)
+        middleware._withUnsafeGuaranteedRef { middleware in
+            if middleware.hasSoleTap {
+                // The usual case, the recorder alone: the engine calls it, without a call to the chain.
+                // Safety: `hasSoleTap` says the environment is set; the chain holds it.
+                middleware.soleEnvironment.unsafelyUnwrapped._withUnsafeGuaranteedRef {
+                    middleware.soleTap(action, $0)
+                }
+            } else {
+                middleware.observe(action)
+            }
+        }
+        currentTarget = nil
     }
 
     /// On the queue: `process` with the middleware stage, in a tree without diagnostics or cycle
@@ -301,6 +394,12 @@ final class StoreTree: @unchecked Sendable {
             node.execute(asyncAction)
         }
         return notified
+    }
+
+    /// On the queue: whether `node` is the node the action in the middleware stage was sent to.
+    @inline(__always)
+    func isCurrentTarget(_ node: Unmanaged<TreeNode>) -> Bool {
+        currentTarget?.toOpaque() == node.toOpaque()
     }
 
     /// On the queue, while an action goes through the middleware stage: the ID of the node it was sent
