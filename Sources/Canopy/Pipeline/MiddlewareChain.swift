@@ -109,7 +109,10 @@ final class MiddlewareChain<State, Action>: NodeMiddleware<Action>, @unchecked S
     /// one; the others take the general path.
     override func run(_ action: inout Action, _ startIndex: Int) -> MiddlewareResult {
         guard startIndex == 0, let head, let unretainedEnvironment else {
-            return run(&action, environment: nodeEnvironment!, startingAt: startIndex)
+            guard let nodeEnvironment else {
+                preconditionFailure("Internal inconsistency: a chain made without its node's environment ran")
+            }
+            return run(&action, environment: nodeEnvironment, startingAt: startIndex)
         }
         // Safety: the first link and the environment are used without retaining them (the compiler
         // would retain and release them around the calls, for each action): the chain holds them, and
