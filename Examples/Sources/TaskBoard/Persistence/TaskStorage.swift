@@ -27,12 +27,17 @@ enum TaskStorage {
     ) throws(TaskDatabaseError) -> Opened {
         let url = folder.databaseURL
         var movedAside: [(from: URL, to: URL, reason: String)] = []
+        var lock: FolderLock?
+        defer { withExtendedLifetime(lock) {} }
         if !options.readOnly {
             do {
                 try FileManager.default.createDirectory(at: folder.url, withIntermediateDirectories: true)
             } catch {
                 throw TaskDatabaseError(error, path: url.path)
             }
+            // One process opens the board at a time: a check must never see a database another run is
+            // creating (see `FolderLock`).
+            lock = FolderLock(folder.url, timeout: options.busyTimeout)
         }
         if FileManager.default.fileExists(atPath: url.path),
             let reason = try unsoundReason(url, options: options)
