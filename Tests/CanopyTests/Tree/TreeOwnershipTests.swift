@@ -118,7 +118,7 @@ import Testing
         let root = StateStore<Int, Int>(0) { state, action in state += action }
         let threads = 4
         let perThread = 250
-        let locals = Mutex<[WeakRef<Tracked>]>([])
+        let locals = StateRecorder<WeakRef<Tracked>>()
         // Each thread makes a child with an observer, sends it an action, and drops it, while the tree's
         // queue drains what the others send: stores go on every thread, some during a walk.
         await withCheckedContinuation { (done: CheckedContinuation<Void, Never>) in
@@ -129,7 +129,7 @@ import Testing
                         let child = root.with(tracked) { _, _ in }
                         child.subscribe(observer: Observer { _ in .active })
                         child.dispatch(1)
-                        locals.withLock { $0.append(WeakRef(tracked)) }
+                        locals.record(WeakRef(tracked))
                     }
                 }
                 done.resume()
@@ -137,7 +137,8 @@ import Testing
         }
         #expect(await root.send(1) == threads * perThread + 1)
         await settle(root.queue)
-        #expect(locals.withLock { $0.allSatisfy { $0.object == nil } })
+        #expect(locals.values.count == threads * perThread)
+        #expect(locals.values.allSatisfy { $0.object == nil })
     }
 
     @Test func childrenKeepTheirOrderAcrossRemovalsAndCompaction() async {
