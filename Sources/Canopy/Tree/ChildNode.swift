@@ -2,9 +2,10 @@
 ///
 /// It holds its parent strongly. Its stores hold it through one ``ChildHandle``; its parent's list holds
 /// it only while it is attached and something else keeps it, so releasing the last store frees the local
-/// state right away, on the tree's queue (``TreeNode/keepers``). The pairing is a closure made where `with(_:reducer:)` is inlined, so
-/// it is compiled for the concrete types: it writes the pair straight into the node's cache, with no
-/// runtime type lookup and no copy of either part through the unspecialised code.
+/// state right away, on the tree's queue (``TreeNode/keepers``). The pairing is a closure made where
+/// `with(_:reducer:)` is inlined, so it is compiled for the concrete types: it writes the pair straight
+/// into the node's cache, with no runtime type lookup and no copy of either part through the
+/// unspecialised code.
 final class ChildNode<ParentState: Sendable, Local: Sendable, State: Sendable, Action: Sendable>:
     StateNode<State, Action>, @unchecked Sendable
 {
@@ -54,12 +55,6 @@ final class ChildNode<ParentState: Sendable, Local: Sendable, State: Sendable, A
 
     override func untranslatedParent() -> ActionNode<Action>? {
         parent
-    }
-
-    override func refresh(parentChanged: Bool, onPath: Bool) -> Bool {
-        guard parentChanged || (onPath && lastChanged) else { return false }
-        recompute()
-        return true
     }
 
     override func visit(parentChanged: Bool, onPath: Bool) -> Bool {
