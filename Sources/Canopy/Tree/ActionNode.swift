@@ -17,7 +17,10 @@ class ActionNode<Action: Sendable>: TreeNode, InboxReceiver, @unchecked Sendable
 
     /// On the queue: runs this node's own reducer (or, for a view, translates the action) and returns
     /// the next node up that reduces the same action, or `nil` when the walk is over.
-    func reduceOwn(_ action: Action) -> ActionNode<Action>? {
+    ///
+    /// The next node is returned unretained: it is an ancestor of this one, which holds it, and the
+    /// caller holds this one. Returned strongly, it cost each step of the walk up a retain and a release.
+    func reduceOwn(_ action: Action) -> Unmanaged<ActionNode<Action>>? {
         preconditionFailure("Internal inconsistency: \(type(of: self)) does not reduce")
     }
 

@@ -41,20 +41,28 @@ final class ChildNode<ParentState: Sendable, Local: Sendable, State: Sendable, A
         super.init(tree: parent.tree, parent: parent, inbox: parent.inbox)
     }
 
-    override func reduceOwn(_ action: Action) -> ActionNode<Action>? {
+    override func reduceOwn(_ action: Action) -> Unmanaged<ActionNode<Action>>? {
         if let isEqual, isAttached {
             let before = local
-            reducer(&local, action)
+            Self.reduce(&local, action, with: &reducer)
             lastChanged = !isEqual.isEqual(before, local)
         } else {
-            reducer(&local, action)
+            Self.reduce(&local, action, with: &reducer)
             lastChanged = true
         }
-        return parent
+        return .passUnretained(parent)
     }
 
     override func untranslatedParent() -> ActionNode<Action>? {
         parent
+    }
+
+    /// Runs `reducer` on `local`. The reducer comes in `inout`, an exclusive access, so the compiler
+    /// calls it in place: read from the property as a value, its context was retained and released on
+    /// every action.
+    @inline(__always)
+    private static func reduce(_ local: inout Local, _ action: Action, with reducer: inout Reducer<Local, Action>) {
+        reducer(&local, action)
     }
 
     override func visit(parentChanged: Bool, onPath: Bool) -> Bool {

@@ -29,9 +29,9 @@ final class MappedNode<ParentState: Sendable, ParentAction: Sendable, State: Sen
         super.init(tree: parent.tree, parent: parent, inbox: parent.inbox as? Inbox<Action>)
     }
 
-    override func reduceOwn(_ action: Action) -> ActionNode<Action>? {
+    override func reduceOwn(_ action: Action) -> Unmanaged<ActionNode<Action>>? {
         if let sameActionParent {
-            return sameActionParent
+            return .passUnretained(sameActionParent)
         }
         tree.reduceUp(transformAction(action), from: parent)
         return nil

@@ -520,9 +520,10 @@ final class StoreTree: @unchecked Sendable {
         guard var next = node.reduceOwn(action) else { return }
         while true {
             if recording {
-                path.append(next)
+                path.append(next.takeUnretainedValue())
             }
-            guard let further = next.reduceOwn(action) else { return }
+            // Safety: `next` is an ancestor of `node`, which the caller holds (see `reduceOwn`).
+            guard let further = next._withUnsafeGuaranteedRef({ $0.reduceOwn(action) }) else { return }
             next = further
         }
     }
