@@ -48,7 +48,7 @@ public enum TreeWidth {
         case .floorQueue:
             let tree = FloorQueueTree()
             for child in 0..<children {
-                tree.addChild(observers: [deduplicating(tallies[child], lastSeen[child])])
+                tree.addChild(observers: [FloorObserver(deduplicating(tallies[child], lastSeen[child]))])
             }
             _ = tree.settledState()
             result = measureThroughput(actions: actions) {

@@ -118,10 +118,10 @@ public enum W3Tree {
             let tree = FloorQueueTree()
             for child in 0..<shape.children {
                 tree.addChild(
-                    observers: (0..<shape.observersPerChild).map { observer -> @Sendable ((Int, Int)) -> Void in
+                    observers: (0..<shape.observersPerChild).map { observer in
                         switch makeObserver(child, observer) {
-                        case .counted: { _ in Counter.calls &+= 1 }
-                        case .closure(let observe): observe
+                        case .counted: FloorObserver { _ in Counter.calls &+= 1 }
+                        case .closure(let observe): FloorObserver(observe)
                         }
                     }
                 )

@@ -153,7 +153,7 @@ public enum W4Memory {
             let tree = FloorQueueTree(retaining: signal)
             (_, heap) = AllocationCounter.measure {
                 for index in 0..<count {
-                    tree.addChild(observers: [{ _ in tally.record(index) }])
+                    tree.addChild(observers: [FloorObserver { _ in tally.record(index) }])
                 }
                 _ = tree.settledState()
             }
