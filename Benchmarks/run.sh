@@ -153,7 +153,7 @@ if [[ $callgrind == 1 ]]; then
         # W3: 10 children, so per child = per action / 10.
         per_unit "W3.$system" 10000 100000 w3 --system "$system" --latency-samples 0
         for children in 10 100 1000; do
-            per_unit "width$children.$system" 2000 2000 tree-width --system "$system" --children "$children"
+            per_unit "width$children.$system" 20000 20000 tree-width --system "$system" --children "$children"
         done
         # W2 with 100 deduplicating subscriptions and with none: the difference per subscription.
         per_unit "W2.100.$system" 2000 2000 w2 --system "$system" --observers 100
@@ -162,7 +162,7 @@ if [[ $callgrind == 1 ]]; then
             'BEGIN { printf "%.2f", (a - b) / 100 }')"
         per_unit "subscribe.$system" 10000 10000 subscribe --system "$system"
     done
-    callgrind_note="valgrind --tool=callgrind, (Ir at N − Ir at 0) / N, median of 3: W1 (with and without middleware) at N = $callgrind_size actions; W3 at 10,000 actions, per child; tree width at 2,000 actions; dedup filter from W2 at 2,000 actions with 100 subscriptions and with none; subscribe at 10,000 subscriptions"
+    callgrind_note="valgrind --tool=callgrind, (Ir at N − Ir at 0) / N, median of 3: W1 (with and without middleware) at N = $callgrind_size actions; W3 at 10,000 actions, per child; tree width at 20,000 actions; dedup filter from W2 at 2,000 actions with 100 subscriptions and with none; subscribe at 10,000 subscriptions"
 fi
 
 # --- The table ------------------------------------------------------------------------------------
