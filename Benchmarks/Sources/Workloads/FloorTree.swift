@@ -64,8 +64,8 @@ struct FloorTree {
 ///
 /// A struct, so that an array of observers holds each closure as written, taking its two integers
 /// directly. An array of bare closures holds them in the form any generic code can call (the argument
-/// passed in memory), and every call goes through a conversion thunk: three of them, one per hop, cost
-/// the W3 floor more than the loop itself.
+/// passed in memory), and every call goes through a conversion thunk: on floor-queue's way, three of
+/// them, one per hop, which were more than half of what W3's floor-queue cost per child (1,556 → 721).
 struct FloorObserver: Sendable {
     /// Called with the child's state, `(root, local)`.
     let call: @Sendable ((Int, Int)) -> Void
