@@ -44,10 +44,10 @@ final class ChildNode<ParentState: Sendable, Local: Sendable, State: Sendable, A
     override func reduceOwn(_ action: Action) -> Unmanaged<ActionNode<Action>>? {
         if let isEqual, isAttached {
             let before = local
-            Self.reduce(&local, action, with: &reducer)
+            reduceInPlace(&local, action, with: &reducer)
             lastChanged = !isEqual.isEqual(before, local)
         } else {
-            Self.reduce(&local, action, with: &reducer)
+            reduceInPlace(&local, action, with: &reducer)
             lastChanged = true
         }
         return .passUnretained(parent)
@@ -55,14 +55,6 @@ final class ChildNode<ParentState: Sendable, Local: Sendable, State: Sendable, A
 
     override func untranslatedParent() -> ActionNode<Action>? {
         parent
-    }
-
-    /// Runs `reducer` on `local`. The reducer comes in `inout`, an exclusive access, so the compiler
-    /// calls it in place: read from the property as a value, its context was retained and released on
-    /// every action.
-    @inline(__always)
-    private static func reduce(_ local: inout Local, _ action: Action, with reducer: inout Reducer<Local, Action>) {
-        reducer(&local, action)
     }
 
     override func visit(parentChanged: Bool, onPath: Bool) -> Bool {

@@ -58,20 +58,14 @@ final class RootNode<State: Sendable, Action: Sendable>: StateNode<State, Action
         // The root's cache is its state, initialised in `init`.
         if tree.isListenedTo, let isEqual {
             let before = cache.pointee
-            Self.reduce(&cache.pointee, action, with: &reducer)
+            reduceInPlace(&cache.pointee, action, with: &reducer)
             lastChanged = !isEqual.isEqual(before, cache.pointee)
         } else {
             // `lastChanged` stays `true` (it only turns `false` in the branch above): without `==`
             // every action may change the state, and without listeners nobody reads it.
-            Self.reduce(&cache.pointee, action, with: &reducer)
+            reduceInPlace(&cache.pointee, action, with: &reducer)
         }
         return nil
-    }
-
-    /// Runs `reducer` on `state`, calling the reducer in place (see ``ChildNode``'s `reduce`).
-    @inline(__always)
-    private static func reduce(_ state: inout State, _ action: Action, with reducer: inout Reducer<State, Action>) {
-        reducer(&state, action)
     }
 
     override func refresh(parentChanged: Bool, onPath: Bool) -> Bool {
