@@ -156,6 +156,11 @@ protocol InboxReceiver: AnyObject, Sendable {
     ///   - entry: Where in the pipeline the action enters, and what caused it.
     /// - Returns: What became of the action.
     func receiveAction(at action: UnsafeMutableRawPointer, entry: EntryContext) -> ProcessOutcome
+
+    /// Whether the receiver keeps its node alive (the node itself, a store's handle), so that an action
+    /// waiting for it is reduced even if every store lets go meanwhile; a weak route or handle does not,
+    /// and its actions are dropped once the node is released.
+    var holdsItsNode: Bool { get }
 }
 
 /// What an inbox entry carries besides its action: where the action enters the receiver's middleware,

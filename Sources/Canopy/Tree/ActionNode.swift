@@ -53,7 +53,7 @@ class ActionNode<Action: Sendable>: TreeNode, InboxReceiver, @unchecked Sendable
             return
         }
         // Under a `map(actions:)`: a work item, which holds the node only if `receiver` does.
-        let strong: ActionNode? = receiver === self ? self : nil
+        let strong: ActionNode? = receiver.holdsItsNode ? self : nil
         weak let weak = self
         enqueueWork {
             guard run?.isCurrent ?? true, let node = strong ?? weak else {
@@ -71,6 +71,8 @@ class ActionNode<Action: Sendable>: TreeNode, InboxReceiver, @unchecked Sendable
     func untranslatedParent() -> ActionNode<Action>? {
         nil
     }
+
+    final var holdsItsNode: Bool { true }
 
     final func receiveAction(at action: UnsafeMutableRawPointer, entry: EntryContext) -> ProcessOutcome {
         // Safety: the inbox hands this node only actions pushed for it, of its `Action` type.

@@ -41,6 +41,8 @@ final class WeakNode<State: Sendable, Action: Sendable>: StoreNode, InboxReceive
         target?.push(action, through: self, guardedBy: run)
     }
 
+    var holdsItsNode: Bool { false }
+
     func receiveAction(at action: UnsafeMutableRawPointer, entry: EntryContext) -> ProcessOutcome {
         // Safety: the inbox hands this handle only actions pushed for it, of its `Action` type.
         let action = action.assumingMemoryBound(to: Action.self).move()

@@ -14,6 +14,8 @@ final class WeakReceiver<Action: Sendable>: InboxReceiver {
         node.push(action, through: self, guardedBy: run, entry: entry)
     }
 
+    var holdsItsNode: Bool { false }
+
     func receiveAction(at action: UnsafeMutableRawPointer, entry: EntryContext) -> ProcessOutcome {
         // Safety: the inbox hands this route only actions pushed for it, of its `Action` type.
         let action = action.assumingMemoryBound(to: Action.self).move()

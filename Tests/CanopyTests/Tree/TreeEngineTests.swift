@@ -64,6 +64,46 @@ import Testing
         #expect(children.allSatisfy { $0.object == nil })
     }
 
+    @Test func anActionToAChildWhoseLastStoreGoesAtOnceIsStillReducedThenTheChildIsFreed() async {
+        // The action waits for the child's handle, which keeps the child in the tree until the action
+        // is reduced; then nothing holds the child.
+        let root = StateStore<Int, Int>(0) { state, action in state += action }
+        var child: StateStore<(Int, Int), Int>? = root.with(0) { local, action in local += action }
+        let node = WeakRef(child!.node.stateNode! as AnyObject)
+        let seen = StateRecorder<Int>()
+        child!.subscribe(
+            observer: Observer { state in
+                seen.record(state.1)
+                return .active
+            }
+        )
+        // The queue is held while the store goes, so the action is still waiting then.
+        let gate = Gate()
+        root.queue.async { gate.pass() }
+        child!.dispatch(5)
+        child = nil
+        gate.open()
+        #expect(await root.send(1) == 6)
+        #expect(await seen.waitFor(count: 2) == [0, 5])
+        #expect(node.object == nil)
+    }
+
+    @Test func anActionToAChildUnderAMapActionsViewIsReducedAfterItsLastStoreGoes() async {
+        // Under a `map(actions:)` view the child has no inbox of its own: its actions go to the queue as
+        // work items, which hold the child while the handle they came through did.
+        let root = StateStore<Int, Int>(0) { state, action in state += action }
+        let view = root.map(actions: { (action: String) -> Int in action.count })
+        var child: StateStore<(Int, Int), String>? = view.with(0) { local, action in local += action.count }
+        let node = WeakRef(child!.node.stateNode! as AnyObject)
+        let gate = Gate()
+        root.queue.async { gate.pass() }
+        child!.dispatch("abc")
+        child = nil
+        gate.open()
+        #expect(await root.send(1) == 4)
+        #expect(node.object == nil)
+    }
+
     @Test func aWeakHandleThatReDispatchesOnEveryUpdateDoesNotKeepItsChildAlive() async {
         let root = StateStore<Int, Int>(0) { state, action in state += action }
         var child: StateStore<(Int, Int), Int>? = root.with(0) { local, action in local += action }
