@@ -1,8 +1,9 @@
 /// Finds `==` for a type when it is `Equatable`, once per type, so that code generic over an
 /// unconstrained type can compare values without a dynamic cast per comparison.
 enum Equality {
-    /// The comparators found so far, by type. A node asks once, when it is made; sharing the closure
-    /// keeps it from costing every node an allocation.
+    /// The comparators found so far, by type, kept for the life of the process (nodes hold theirs
+    /// unowned). A node asks once, when it is made; sharing the comparator keeps it from costing every
+    /// node an allocation.
     private static let found = LockedValue<[ObjectIdentifier: any Sendable]>([:])
 
     /// The comparator found for `Value`, or `nil` for a type that is not `Equatable`. A class, so that
@@ -16,13 +17,26 @@ enum Equality {
         }
     }
 
-    /// `==` for one type, shared by every node of that type: a node keeps an 8-byte reference to it
-    /// rather than the 16 bytes of the closure.
-    final class Comparator<Value>: Sendable {
-        let isEqual: @Sendable (Value, Value) -> Bool
+    /// `==` for one type, shared by every node of that type: a node keeps an 8-byte reference to it.
+    ///
+    /// A class whose method a subclass that knows the type is `Equatable` overrides, rather than a
+    /// stored closure: the engine calls it through the class's table, with no closure context to load,
+    /// retain and release, and no partial application in between.
+    class Comparator<Value>: @unchecked Sendable {
+        // Safety: no stored properties, here or in the subclass.
 
-        init(_ isEqual: @escaping @Sendable (Value, Value) -> Bool) {
-            self.isEqual = isEqual
+        /// Whether `lhs == rhs`.
+        func isEqual(_ lhs: Value, _ rhs: Value) -> Bool {
+            preconditionFailure("Internal inconsistency: \(type(of: self)) does not compare")
+        }
+    }
+
+    /// The comparator of an `Equatable` type.
+    private final class EquatableComparator<Compared: Equatable>: Comparator<Compared>, @unchecked Sendable {
+        // Safety: no stored properties.
+
+        override func isEqual(_ lhs: Compared, _ rhs: Compared) -> Bool {
+            lhs == rhs
         }
     }
 
@@ -45,7 +59,7 @@ enum Equality {
         }
         let comparator: Comparator<Value>? =
             if let equatable = Value.self as? any Equatable.Type {
-                Comparator(comparator(opening: equatable, as: Value.self))
+                comparator(opening: equatable, as: Value.self)
             } else {
                 nil
             }
@@ -56,12 +70,12 @@ enum Equality {
     private static func comparator<Opened: Equatable, Value>(
         opening _: Opened.Type,
         as _: Value.Type
-    ) -> @Sendable (Value, Value) -> Bool {
-        let isEqual: (Opened, Opened) -> Bool = { $0 == $1 }
-        // Safety: `Opened` is `Value` itself (it was opened from `Value.self`), so the two function
-        // types are the same type; both take generic parameters, so their calling conventions match.
-        // The closure captures nothing but the type's metadata, which never changes, so it may be
-        // called from any thread (`@Sendable` does not change the representation).
-        return unsafeBitCast(isEqual, to: (@Sendable (Value, Value) -> Bool).self)
+    ) -> Comparator<Value> {
+        // `Opened` is `Value` itself (it was opened from `Value.self`), so the comparator of `Opened` is
+        // a `Comparator<Value>`: the cast, made once per type, always succeeds.
+        guard let comparator = EquatableComparator<Opened>() as Comparator<Opened> as? Comparator<Value> else {
+            preconditionFailure("Internal inconsistency: \(Opened.self) opened from \(Value.self) is another type")
+        }
+        return comparator
     }
 }

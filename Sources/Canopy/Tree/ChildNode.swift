@@ -19,7 +19,9 @@ final class ChildNode<ParentState: Sendable, Local: Sendable, State: Sendable, A
     @exclusivity(unchecked) private var reducer: Reducer<Local, Action>
     private let compose: Compose<ParentState, Local, State>
     /// `==` when `Local` is `Equatable` plain data (found once, here).
-    private let isEqual: Equality.Comparator<Local>?
+    // Safety: the comparator is one of `Equality`'s, which keeps every comparator it finds for the life
+    // of the process; unowned, reading it around the reducer's call costs no retain and release.
+    private unowned(unsafe) let isEqual: Equality.Comparator<Local>?
 
     /// The parent, typed: `parentNode`, which `init` sets to it (a second stored reference would cost
     /// every child store 8 bytes).

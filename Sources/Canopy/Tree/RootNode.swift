@@ -8,7 +8,9 @@ final class RootNode<State: Sendable, Action: Sendable>: StateNode<State, Action
     @exclusivity(unchecked) private var reducer: Reducer<State, Action>
     /// `==` when `State` is `Equatable` plain data (found once, here): lets the walk down skip the
     /// children when an action leaves the root state as it was.
-    private let isEqual: Equality.Comparator<State>?
+    // Safety: the comparator is one of `Equality`'s, which keeps every comparator it finds for the life
+    // of the process; unowned, reading it around the reducer's call costs no retain and release.
+    private unowned(unsafe) let isEqual: Equality.Comparator<State>?
     private let rootInbox: Inbox<Action>
     /// Whether the last action may have changed the state.
     @exclusivity(unchecked) private var lastChanged = true
