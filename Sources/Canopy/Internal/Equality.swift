@@ -1,9 +1,8 @@
 /// Finds `==` for a type when it is `Equatable`, once per type, so that code generic over an
 /// unconstrained type can compare values without a dynamic cast per comparison.
 enum Equality {
-    /// The comparators found so far, by type, kept for the life of the process (nodes hold theirs
-    /// unowned). A node asks once, when it is made; sharing the comparator keeps it from costing every
-    /// node an allocation.
+    /// The comparators found so far, by type. A node asks once, when it is made; sharing the comparator
+    /// keeps it from costing every node an allocation.
     private static let found = LockedValue<[ObjectIdentifier: any Sendable]>([:])
 
     /// The comparator found for `Value`, or `nil` for a type that is not `Equatable`. A class, so that

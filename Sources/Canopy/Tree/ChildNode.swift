@@ -19,9 +19,7 @@ final class ChildNode<ParentState: Sendable, Local: Sendable, State: Sendable, A
     @exclusivity(unchecked) private var reducer: Reducer<Local, Action>
     private let compose: Compose<ParentState, Local, State>
     /// `==` when `Local` is `Equatable` plain data (found once, here).
-    // Safety: the comparator is one of `Equality`'s, which keeps every comparator it finds for the life
-    // of the process; unowned, reading it around the reducer's call costs no retain and release.
-    private unowned(unsafe) let isEqual: Equality.Comparator<Local>?
+    private let isEqual: Equality.Comparator<Local>?
 
     /// The parent, typed: `parentNode`, which `init` sets to it (a second stored reference would cost
     /// every child store 8 bytes).
@@ -44,10 +42,12 @@ final class ChildNode<ParentState: Sendable, Local: Sendable, State: Sendable, A
     }
 
     override func reduceOwn(_ action: Action) -> Unmanaged<ActionNode<Action>>? {
-        if let isEqual, isAttached {
+        // The comparator is read after the reducer: read before and kept across the call, it was
+        // retained and released around it.
+        if isEqual != nil, isAttached {
             let before = local
             reduceInPlace(&local, action, with: &reducer)
-            lastChanged = !isEqual.isEqual(before, local)
+            lastChanged = isEqual?.isEqual(before, local) != true
         } else {
             reduceInPlace(&local, action, with: &reducer)
             lastChanged = true

@@ -8,9 +8,7 @@ final class RootNode<State: Sendable, Action: Sendable>: StateNode<State, Action
     @exclusivity(unchecked) private var reducer: Reducer<State, Action>
     /// `==` when `State` is `Equatable` plain data (found once, here): lets the walk down skip the
     /// children when an action leaves the root state as it was.
-    // Safety: the comparator is one of `Equality`'s, which keeps every comparator it finds for the life
-    // of the process; unowned, reading it around the reducer's call costs no retain and release.
-    private unowned(unsafe) let isEqual: Equality.Comparator<State>?
+    private let isEqual: Equality.Comparator<State>?
     private let rootInbox: Inbox<Action>
     /// Whether the last action may have changed the state.
     @exclusivity(unchecked) private var lastChanged = true
@@ -58,10 +56,11 @@ final class RootNode<State: Sendable, Action: Sendable>: StateNode<State, Action
     override func reduceOwn(_ action: Action) -> Unmanaged<ActionNode<Action>>? {
         tree.assertOnQueue()
         // The root's cache is its state, initialised in `init`.
-        if tree.isListenedTo, let isEqual {
+        // The comparator is read after the reducer (see `ChildNode.reduceOwn`).
+        if tree.isListenedTo, isEqual != nil {
             let before = cache.pointee
             reduceInPlace(&cache.pointee, action, with: &reducer)
-            lastChanged = !isEqual.isEqual(before, cache.pointee)
+            lastChanged = isEqual?.isEqual(before, cache.pointee) != true
         } else {
             // `lastChanged` stays `true` (it only turns `false` in the branch above): without `==`
             // every action may change the state, and without listeners nobody reads it.
