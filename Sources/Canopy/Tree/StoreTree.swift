@@ -519,11 +519,15 @@ final class StoreTree: @unchecked Sendable {
         }
         guard var next = node.reduceOwn(action) else { return }
         while true {
-            if recording {
-                path.append(next.takeUnretainedValue())
+            // Safety: `next` is an ancestor of `node`, which the caller holds (see `reduceOwn`). Taken
+            // out of its `Unmanaged` as a value, it would be retained and released.
+            let further = next._withUnsafeGuaranteedRef { next in
+                if recording {
+                    path.append(next)
+                }
+                return next.reduceOwn(action)
             }
-            // Safety: `next` is an ancestor of `node`, which the caller holds (see `reduceOwn`).
-            guard let further = next._withUnsafeGuaranteedRef({ $0.reduceOwn(action) }) else { return }
+            guard let further else { return }
             next = further
         }
     }
