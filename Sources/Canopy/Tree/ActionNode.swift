@@ -46,8 +46,10 @@ class ActionNode<Action: Sendable>: TreeNode, InboxReceiver, @unchecked Sendable
         entry: EntryContext = EntryContext(),
         outcome: (@Sendable (ProcessOutcome) -> Void)? = nil
     ) {
-        if let inbox {
-            if inbox.push(action, for: receiver, guardedBy: run, entry: entry, completion: outcome) {
+        // Called through the optional rather than bound first: a bound inbox was retained and released
+        // around the push.
+        if let mustDrain = inbox?.push(action, for: receiver, guardedBy: run, entry: entry, completion: outcome) {
+            if mustDrain {
                 scheduleDrain()
             }
             return
