@@ -49,16 +49,14 @@ final class Inbox<Action: Sendable>: TreeInbox {
         entry: EntryContext = EntryContext(),
         completion: (@Sendable (ProcessOutcome) -> Void)? = nil
     ) -> Bool {
-        state.withLock { state in
+        // Made before the lock is taken; most entries, plain dispatches, need none.
+        let extras =
+            run == nil && completion == nil && entry.isPlain
+            ? nil : InboxBuffer.TargetExtras(run: run, entry: entry, completion: completion)
+        return state.withLock { state in
             state.pending.append(action)
             state.pending.targets.append(
-                InboxBuffer.Target(
-                    position: state.pending.count - 1,
-                    receiver: receiver,
-                    run: run,
-                    entry: entry,
-                    completion: completion
-                )
+                InboxBuffer.Target(position: state.pending.count - 1, receiver: receiver, extras: extras)
             )
             return state.claimDrain()
         }
@@ -174,6 +172,11 @@ struct EntryContext: Sendable {
     /// The kinds of the actions whose handling sent this one, first cause first; `nil` when cycle
     /// detection is off or the action came from outside the tree's handling of another.
     var causes: [String]?
+
+    /// Whether this is the context of an action that starts afresh with no known causes, the default.
+    var isPlain: Bool {
+        middlewareStart == 0 && resumeDepth == -1 && causes == nil
+    }
 }
 
 /// What became of one action.
@@ -237,16 +240,33 @@ struct InboxBuffer: @unchecked Sendable {
     }
 
     /// An action pushed for a node other than the root, or through a weak handle, or by an effect run.
+    ///
+    /// 32 bytes: what only some entries carry is in ``TargetExtras``, so a plain dispatch to a child
+    /// stores, retains and releases no more than its receiver, and a burst of them moves less memory
+    /// as the array grows.
     struct Target {
         /// The action's index in the buffer.
         let position: Int
         /// Taken (set to `nil`) when the action is handled, so the node can go at once.
         var receiver: (any InboxReceiver)?
+        /// The run, entry context and completion of the action, unless they are the defaults; taken
+        /// with the receiver.
+        var extras: TargetExtras?
+    }
+
+    /// What an entry carries besides its receiver, when it carries anything.
+    final class TargetExtras: Sendable {
         /// The effect run that sent the action: it is dropped unless the run is still current.
-        var run: EffectRun?
+        let run: EffectRun?
         let entry: EntryContext
-        /// Called on the queue with what became of the action; taken when it is called.
-        var completion: (@Sendable (ProcessOutcome) -> Void)?
+        /// Called on the queue with what became of the action.
+        let completion: (@Sendable (ProcessOutcome) -> Void)?
+
+        init(run: EffectRun?, entry: EntryContext, completion: (@Sendable (ProcessOutcome) -> Void)?) {
+            self.run = run
+            self.entry = entry
+            self.completion = completion
+        }
     }
 
     /// The capacity a buffer keeps across idle periods.
@@ -279,27 +299,28 @@ struct InboxBuffer: @unchecked Sendable {
     }
 
     /// Hands the action of the target at `index` to its receiver, or drops it if its run is over; then
-    /// lets go of the receiver and the run.
+    /// lets go of the receiver and of what the entry carried.
+    ///
+    /// Not inlined: in the drain's loop, its code made every plain action to the root pay more.
+    @inline(never)
     mutating func deliver<Action>(target index: Int, _: Action.Type) {
         // The fields are taken out one by one, in place: a copy of the whole entry would retain and
         // release each of its references once more.
-        let (receiver, run, completion, position, entry) = targets.withUnsafeMutableBufferPointer { targets in
+        let (receiver, extras, position) = targets.withUnsafeMutableBufferPointer { targets in
             // Safety: `index` is below the count of targets, which the caller iterates.
             let target = targets.baseAddress.unsafelyUnwrapped + index
-            return (
-                target.pointee.receiver.take(), target.pointee.run.take(), target.pointee.completion.take(),
-                target.pointee.position, target.pointee.entry
-            )
+            return (target.pointee.receiver.take(), target.pointee.extras.take(), target.pointee.position)
         }
         let action = slot(position, Action.self)
         let outcome: ProcessOutcome
-        if let receiver, run?.isCurrent ?? true {
+        if let receiver, extras?.run?.isCurrent ?? true {
+            let entry = extras?.entry ?? EntryContext()
             outcome = receiver.receiveAction(at: UnsafeMutableRawPointer(action), entry: entry)
         } else {
             action.deinitialize(count: 1)
             outcome = .blocked
         }
-        completion?(outcome)
+        extras?.completion?(outcome)
     }
 
     /// Deinitialises the actions left and frees the memory.
