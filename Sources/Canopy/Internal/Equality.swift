@@ -5,9 +5,8 @@ enum Equality {
     /// keeps it from costing every node an allocation.
     private static let found = LockedValue<[ObjectIdentifier: any Sendable]>([:])
 
-    /// The comparator found for `Value`, or `nil` for a type that is not `Equatable`. A class, so that
-    /// reading it back from the table is a class cast: casting the closure itself back out of `any Sendable`
-    /// wrapped it in a new 40-byte context for each node.
+    /// The comparator found for `Value`, or `nil` for a type that is not `Equatable`: the table keeps
+    /// the answer for those types too, so that they are not cast again.
     private final class Found<Value>: Sendable {
         let comparator: Comparator<Value>?
 
@@ -22,7 +21,10 @@ enum Equality {
     /// stored closure: the engine calls it through the class's table, with no closure context to load,
     /// retain and release, and no partial application in between.
     class Comparator<Value>: @unchecked Sendable {
-        // Safety: no stored properties, here or in the subclass.
+        // Safety: no stored properties, here or in the subclass; the initialiser is `fileprivate`, so no
+        // other subclass can add any.
+
+        fileprivate init() {}
 
         /// Whether `lhs == rhs`.
         func isEqual(_ lhs: Value, _ rhs: Value) -> Bool {

@@ -34,9 +34,10 @@ class ActionNode<Action: Sendable>: TreeNode, InboxReceiver, @unchecked Sendable
     @exclusivity(unchecked) final var middleware: NodeMiddleware<Action>?
 
     /// Queues `action` for this node, from any thread, with `receiver` as the inbox entry's receiver:
-    /// this node, which the entry then keeps alive until the action is handled, or a weak route to it,
-    /// which does not. Dropped at its turn if `run` is given and no longer current; `outcome` is then
-    /// called, on the queue, with what became of the action.
+    /// this node or a store's handle of it, which the entry then keeps until the action is handled (a
+    /// handle also keeps the node in the tree), or a weak route to it, which keeps nothing. Dropped at
+    /// its turn if `run` is given and no longer current; `outcome` is then called, on the queue, with
+    /// what became of the action.
     ///
     /// Every way to send an action to a node but the root's own `dispatch` comes here.
     final func push(
@@ -54,17 +55,22 @@ class ActionNode<Action: Sendable>: TreeNode, InboxReceiver, @unchecked Sendable
             }
             return
         }
-        // Under a `map(actions:)`: a work item, which holds the node only if `receiver` does.
-        let strong: ActionNode? = receiver.holdsItsNode ? self : nil
+        // Under a `map(actions:)`: a work item, which holds the node and the receiver, as an inbox entry
+        // would, only if `receiver` holds its node.
+        let holder: (any InboxReceiver)? = receiver.holdsItsNode ? receiver : nil
+        let strong: ActionNode? = holder == nil ? nil : self
         weak let weak = self
         enqueueWork {
-            guard run?.isCurrent ?? true, let node = strong ?? weak else {
-                outcome?(.blocked)
-                return
+            withExtendedLifetime(holder) {
+                guard run?.isCurrent ?? true, let node = strong ?? weak else {
+                    outcome?(.blocked)
+                    return
+                }
+                // Processed first: `outcome?(…)` would skip evaluating its argument when there is no
+                // outcome.
+                let processed = node.tree.process(action, at: node, entry: entry)
+                outcome?(processed)
             }
-            // Processed first: `outcome?(…)` would skip evaluating its argument when there is no outcome.
-            let processed = node.tree.process(action, at: node, entry: entry)
-            outcome?(processed)
         }
     }
 

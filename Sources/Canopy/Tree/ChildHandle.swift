@@ -7,10 +7,11 @@ import Foundation
 /// The handle of a child made with `with(_:reducer:)`: what every `StateStore` and `AnyStore` of the
 /// child holds.
 ///
-/// It stands for the stores that hold it: while it lives, it keeps the node in the tree (one of the
-/// node's ``TreeNode/keepers``); when the last store lets go of it, the node leaves the tree on the
-/// queue, at once, and is freed there unless a child of its own or a pending action still holds it.
-/// Everything else it forwards to the node.
+/// It stands for the stores that hold it, and for the actions sent through them: the inbox entry of
+/// such an action holds the handle until the action is handled. While it lives, it keeps the node in
+/// the tree (one of the node's ``TreeNode/keepers``); when the last store and the last of those actions
+/// let go of it, the node leaves the tree on the queue, at once, and is freed there unless a child of
+/// its own, or an action sent some other way, still holds it. Everything else it forwards to the node.
 final class ChildHandle<State: Sendable, Action: Sendable>: StoreNode, InboxReceiver {
     let node: StateNode<State, Action>
 
@@ -54,6 +55,8 @@ final class ChildHandle<State: Sendable, Action: Sendable>: StoreNode, InboxRece
     var holdsItsNode: Bool { true }
 
     func receiveAction(at action: UnsafeMutableRawPointer, entry: EntryContext) -> ProcessOutcome {
+        // Safety: the inbox hands this handle only actions pushed through it, of its node's `Action`,
+        // which the node moves out.
         node.receiveAction(at: action, entry: entry)
     }
 

@@ -34,7 +34,8 @@ class TreeNode: @unchecked Sendable {
     /// How many children have been made from this node.
     private final let childrenMade = Atomic<Int32>(0)
     /// What keeps this node in the tree besides the tree itself: its handle (``ChildHandle``), while any
-    /// store holds it, and each child made from it, while it lives. When it falls to zero, the node
+    /// store or any pending action sent through a store holds it, and each child made from it, while it
+    /// lives. When it falls to zero, the node
     /// leaves the tree on the queue (``dropFromTree()``). Unused at the root, which is never in a list.
     private final let keepers = Atomic<Int32>(0)
     /// The number of ancestors, stored in 32 bits (see ``depth``).
@@ -98,8 +99,8 @@ class TreeNode: @unchecked Sendable {
         }
     }
 
-    /// From any thread: whether every store of this node has let go of it, and every child made from it
-    /// is gone. The node may still be in memory, until the tree's queue takes it out of the tree, but
+    /// From any thread: whether every store of this node has let go of it, every action sent through
+    /// one has been handled, and every child made from it is gone. The node may still be in memory, until the tree's queue takes it out of the tree, but
     /// weak handles treat it as released. Never at the root, which is released when it is freed.
     final var isReleased: Bool {
         depth > 0 && keepers.load(ordering: .acquiring) == 0

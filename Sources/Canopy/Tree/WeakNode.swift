@@ -22,8 +22,9 @@ final class WeakNode<State: Sendable, Action: Sendable>: StoreNode, InboxReceive
         self.storeID = target.storeID
     }
 
-    /// The node, unless it is gone: freed, or let go of by every store (it may linger a moment, until
-    /// the tree's queue takes it out of the tree, but it is released as far as a weak handle goes).
+    /// The node, unless it is gone: freed, or let go of by every store and by the actions sent through
+    /// them (it may linger a moment, until the tree's queue takes it out of the tree, but it is released
+    /// as far as a weak handle goes).
     private var target: StateNode<State, Action>? {
         guard let node = reference, !node.isReleased else { return nil }
         return node

@@ -64,43 +64,71 @@ import Testing
         #expect(children.allSatisfy { $0.object == nil })
     }
 
-    @Test func anActionToAChildWhoseLastStoreGoesAtOnceIsStillReducedThenTheChildIsFreed() async {
-        // The action waits for the child's handle, which keeps the child in the tree until the action
-        // is reduced; then nothing holds the child.
+    @Test func aChildStaysInTheTreeUntilTheActionsSentThroughItsStoreAreReduced() async {
+        // The child's last store goes on the tree's queue, while an action sent through it waits in the
+        // inbox: the child still reduces it and its observer sees it, and then the child is freed.
         let root = StateStore<Int, Int>(0) { state, action in state += action }
-        var child: StateStore<(Int, Int), Int>? = root.with(0) { local, action in local += action }
-        let node = WeakRef(child!.node.stateNode! as AnyObject)
+        let childStore = ReleaseOnce(root.with(0) { local, action in local += action })
+        let node = childStore.withValue { WeakRef($0.node.stateNode! as AnyObject) }
         let seen = StateRecorder<Int>()
-        child!.subscribe(
+        childStore.withValue {
+            $0.subscribe(
+                observer: Observer { state in
+                    seen.record(state.1)
+                    return .active
+                }
+            )
+        }
+        root.subscribe(
             observer: Observer { state in
-                seen.record(state.1)
+                if state == 100 {
+                    childStore.release()
+                }
                 return .active
             }
         )
-        // The queue is held while the store goes, so the action is still waiting then.
+        // The queue is held while both actions are sent, so the child's waits behind the root's.
         let gate = Gate()
         root.queue.async { gate.pass() }
-        child!.dispatch(5)
-        child = nil
+        root.dispatch(100)
+        childStore.withValue { $0.dispatch(5) }
         gate.open()
-        #expect(await root.send(1) == 6)
-        #expect(await seen.waitFor(count: 2) == [0, 5])
+        #expect(await root.send(1) == 106)
+        #expect(await seen.waitFor(count: 3) == [0, 0, 5])  // the first state, the root's action, its own
         #expect(node.object == nil)
     }
 
-    @Test func anActionToAChildUnderAMapActionsViewIsReducedAfterItsLastStoreGoes() async {
-        // Under a `map(actions:)` view the child has no inbox of its own: its actions go to the queue as
-        // work items, which hold the child while the handle they came through did.
+    @Test func aChildUnderAMapActionsViewStaysInTheTreeUntilItsActionsAreReduced() async {
+        // The same under a `map(actions:)` view, where the child has no inbox entries of its own: its
+        // actions are work items, which hold the store's handle as an entry would.
         let root = StateStore<Int, Int>(0) { state, action in state += action }
         let view = root.map(actions: { (action: String) -> Int in action.count })
-        var child: StateStore<(Int, Int), String>? = view.with(0) { local, action in local += action.count }
-        let node = WeakRef(child!.node.stateNode! as AnyObject)
+        let childStore = ReleaseOnce(view.with(0) { local, action in local += action.count })
+        let node = childStore.withValue { WeakRef($0.node.stateNode! as AnyObject) }
+        let seen = StateRecorder<Int>()
+        childStore.withValue {
+            $0.subscribe(
+                observer: Observer { state in
+                    seen.record(state.1)
+                    return .active
+                }
+            )
+        }
+        root.subscribe(
+            observer: Observer { state in
+                if state == 100 {
+                    childStore.release()
+                }
+                return .active
+            }
+        )
         let gate = Gate()
         root.queue.async { gate.pass() }
-        child!.dispatch("abc")
-        child = nil
+        root.dispatch(100)
+        childStore.withValue { $0.dispatch("abc") }
         gate.open()
-        #expect(await root.send(1) == 4)
+        #expect(await root.send(1) == 104)
+        #expect(await seen.waitFor(count: 3) == [0, 0, 3])
         #expect(node.object == nil)
     }
 
@@ -219,7 +247,8 @@ import Testing
 
     /// Holds a value until ``release()`` is called, on whatever thread calls it.
     private final class ReleaseOnce<Value>: @unchecked Sendable {
-        // Safety: test-only; `release()` is called once, by the one thread the test starts.
+        // Safety: test-only; `release()` is called once, and `withValue` only before it, on threads
+        // ordered with it (the test's, then the tree's queue, which a dispatch synchronises with).
         private var value: Value?
 
         init(_ value: Value) {
