@@ -143,6 +143,10 @@ final class ObserverStorage<State>: ManagedBuffer<ObserverStorageHeader, Observe
     /// Each entry is borrowed in place (`entries[index]` on an array would copy it: a retain and a
     /// release). Observers cannot change the list meanwhile: subscribing and cancelling are work items
     /// that the tree's queue runs later.
+    ///
+    /// Inlined into the node's notification, which is inlined into the walk's visit: as a call of its
+    /// own, with its loop in a closure of its own, it cost W3 about 40 instructions per child.
+    @inline(__always)
     func notify(_ state: State) -> [Int]? {
         var dead: [Int]?
         withUnsafeMutablePointers { header, slots in

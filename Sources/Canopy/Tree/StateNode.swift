@@ -109,7 +109,9 @@ class StateNode<State: Sendable, Action: Sendable>: ActionNode<Action>, StoreNod
 
     /// On the queue: calls the observers with `state`, the cached state, handed over by code that has it
     /// at hand already (a child's composition, compiled for the concrete type), so that it need not be
-    /// copied out of the cache through the runtime first.
+    /// copied out of the cache through the runtime first. Inlined, with the observers' loop, into the
+    /// code that has the state (see ``ObserverStorage/notify(_:)``).
+    @inline(__always)
     final func notifyObservers(with state: State) {
         guard let dead = Self.notify(&observers, state) else { return }
         // Compacting renumbers the slots, so it waits until every dead observer is gone.
