@@ -565,11 +565,8 @@ final class StoreTree: @unchecked Sendable {
         let onPath = visit.pathIndex >= 0
         let changed = node.visit(parentChanged: visit.parentChanged, onPath: onPath)
         if changed {
-            let pathChildIndex = visit.pathIndex - 1
-            // Pushed last first, so that the walk pops them in attach order.
-            node.children.forEachReversed { child in
-                let index = pathChildIndex >= 0 && path.holds(child, at: pathChildIndex) ? pathChildIndex : -1
-                stack.push(Visit(node: child, parentChanged: true, pathIndex: index))
+            if !node.children.isEmpty {
+                pushChildren(of: node, pathIndex: visit.pathIndex)
             }
         } else if visit.pathIndex > 0 {
             let pathChild = path[visit.pathIndex - 1]
@@ -579,6 +576,19 @@ final class StoreTree: @unchecked Sendable {
             }
         }
         return node.observerCount
+    }
+
+    /// On the queue, during the walk down: pushes the children of `node`, whose state may have changed,
+    /// to be visited next, last first, so that the walk pops them in attach order. Not inlined: kept out
+    /// of the visit of every node, most of which are leaves, it lets the compiler inline that visit
+    /// into the walk's loop.
+    @inline(never)
+    private func pushChildren(of node: TreeNode, pathIndex: Int) {
+        let pathChildIndex = pathIndex - 1
+        node.children.forEachReversed { child in
+            let index = pathChildIndex >= 0 && path.holds(child, at: pathChildIndex) ? pathChildIndex : -1
+            stack.push(Visit(node: child, parentChanged: true, pathIndex: index))
+        }
     }
 
     /// A node the walk down still has to visit.
