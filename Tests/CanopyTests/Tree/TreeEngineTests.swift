@@ -68,7 +68,36 @@ import Testing
         // The child's last store goes on the tree's queue, while an action sent through it waits in the
         // inbox: the child still reduces it and its observer sees it, and then the child is freed.
         let root = StateStore<Int, Int>(0) { state, action in state += action }
-        let childStore = ReleaseOnce(root.with(0) { local, action in local += action })
+        let result = await dropChildWhileItsActionWaits(root, 5) { root.with(0) { local, action in local += action } }
+        #expect(result.root == 106)
+        #expect(result.seen == [0, 0, 5])  // the first state, the root's action, its own
+        #expect(result.freed)
+    }
+
+    @Test func aChildUnderAMapActionsViewStaysInTheTreeUntilItsActionsAreReduced() async {
+        // The same under a `map(actions:)` view, where the child has no inbox entries of its own: its
+        // actions are work items, which hold the store's handle as an entry would.
+        let root = StateStore<Int, Int>(0) { state, action in state += action }
+        let view = root.map(actions: { (action: String) -> Int in action.count })
+        let result = await dropChildWhileItsActionWaits(root, "abc") {
+            view.with(0) { local, action in local += action.count }
+        }
+        #expect(result.root == 104)
+        #expect(result.seen == [0, 0, 3])
+        #expect(result.freed)
+    }
+
+    /// Makes a child with `makeChild`, which only the returned store holds, and subscribes to it; then,
+    /// with `root`'s queue held, dispatches 100 to the root and `action` to the child. A root observer
+    /// drops the child's only store when the root's action is reduced, on the queue, while the child's
+    /// action still waits. Returns the root's state after one more action, the child's first three
+    /// local states its observer saw, and whether the child was freed then.
+    private func dropChildWhileItsActionWaits<ChildAction: Sendable>(
+        _ root: StateStore<Int, Int>,
+        _ action: ChildAction,
+        makeChild: () -> StateStore<(Int, Int), ChildAction>
+    ) async -> (root: Int?, seen: [Int], freed: Bool) {
+        let childStore = ReleaseOnce(makeChild())
         let node = childStore.withValue { WeakRef($0.node.stateNode! as AnyObject) }
         let seen = StateRecorder<Int>()
         childStore.withValue {
@@ -91,45 +120,10 @@ import Testing
         let gate = Gate()
         root.queue.async { gate.pass() }
         root.dispatch(100)
-        childStore.withValue { $0.dispatch(5) }
+        childStore.withValue { $0.dispatch(action) }
         gate.open()
-        #expect(await root.send(1) == 106)
-        #expect(await seen.waitFor(count: 3) == [0, 0, 5])  // the first state, the root's action, its own
-        #expect(node.object == nil)
-    }
-
-    @Test func aChildUnderAMapActionsViewStaysInTheTreeUntilItsActionsAreReduced() async {
-        // The same under a `map(actions:)` view, where the child has no inbox entries of its own: its
-        // actions are work items, which hold the store's handle as an entry would.
-        let root = StateStore<Int, Int>(0) { state, action in state += action }
-        let view = root.map(actions: { (action: String) -> Int in action.count })
-        let childStore = ReleaseOnce(view.with(0) { local, action in local += action.count })
-        let node = childStore.withValue { WeakRef($0.node.stateNode! as AnyObject) }
-        let seen = StateRecorder<Int>()
-        childStore.withValue {
-            $0.subscribe(
-                observer: Observer { state in
-                    seen.record(state.1)
-                    return .active
-                }
-            )
-        }
-        root.subscribe(
-            observer: Observer { state in
-                if state == 100 {
-                    childStore.release()
-                }
-                return .active
-            }
-        )
-        let gate = Gate()
-        root.queue.async { gate.pass() }
-        root.dispatch(100)
-        childStore.withValue { $0.dispatch("abc") }
-        gate.open()
-        #expect(await root.send(1) == 104)
-        #expect(await seen.waitFor(count: 3) == [0, 0, 3])
-        #expect(node.object == nil)
+        let rootState = await root.send(1)
+        return (rootState, await seen.waitFor(count: 3), node.object == nil)
     }
 
     @Test func aWeakHandleThatReDispatchesOnEveryUpdateDoesNotKeepItsChildAlive() async {
