@@ -150,10 +150,15 @@ final class ObserverStorage<State>: ManagedBuffer<ObserverStorageHeader, Observe
     func notify(_ state: State) -> [Int]? {
         var dead: [Int]?
         withUnsafeMutablePointers { header, slots in
-            for index in 0..<header.pointee.used {
-                if let status = Self.call(&(slots + index).pointee, with: state), status == .dead {
-                    dead = (dead ?? []) + [index]
+            // The walk moves a pointer to the end rather than counting an index: with the index, the
+            // count, the slot and the call's registers, the loop spilled the count to the stack.
+            let end = slots + header.pointee.used
+            var slot = slots
+            while slot != end {
+                if let status = Self.call(&slot.pointee, with: state), status == .dead {
+                    dead = (dead ?? []) + [slot - slots]
                 }
+                slot += 1
             }
         }
         return dead
