@@ -14,6 +14,7 @@ import Foundation
 /// (`[Observer<State>]`) passes the element's metadata, which the runtime finds with a hashed lookup of
 /// several hundred instructions: once per node per action. The methods of this class find it through the
 /// object instead, and walk the observers in place.
+@usableFromInline
 final class ObserverStorage<State>: ManagedBuffer<ObserverStorageHeader, Observer<State>?> {
     // Safety: the slots are raw memory of the buffer; the first `used` of them are initialised (an
     // empty one holds `nil`), and every access stays below `used`, or below the capacity for `append`,
@@ -146,6 +147,7 @@ final class ObserverStorage<State>: ManagedBuffer<ObserverStorageHeader, Observe
     ///
     /// Inlined into the node's notification, which is inlined into the walk's visit: as a call of its
     /// own, with its loop in a closure of its own, it cost W3 about 40 instructions per child.
+    @inlinable
     @inline(__always)
     func notify(_ state: State) -> [Int]? {
         var dead: [Int]?
@@ -169,18 +171,23 @@ final class ObserverStorage<State>: ManagedBuffer<ObserverStorageHeader, Observe
     /// The slot comes in `inout`: an exclusive access, which the callee cannot touch, so the compiler
     /// borrows the closure in place. Read as a value, it would be copied out first, a retain and a
     /// release of the observer's context on every call (about 40 instructions).
+    @inlinable
     @inline(__always)
-    private static func call(_ observer: inout Observer<State>?, with state: State) -> ObserverStatus? {
+    static func call(_ observer: inout Observer<State>?, with state: State) -> ObserverStatus? {
         observer?.observe(state)
     }
 }
 
 /// How many slots an ``ObserverStorage`` uses, and how many of them hold an observer: 32 bits each, so
 /// that the header takes 8 bytes of every node's list (a list never holds 2³¹ observers).
-struct ObserverStorageHeader {
-    private var storedUsed: Int32 = 0
-    private var storedLive: Int32 = 0
+@usableFromInline
+struct ObserverStorageHeader: Sendable {
+    @usableFromInline
+    var storedUsed: Int32 = 0
+    @usableFromInline
+    var storedLive: Int32 = 0
 
+    @inlinable
     var used: Int {
         get { Int(storedUsed) }
         set { storedUsed = Int32(newValue) }

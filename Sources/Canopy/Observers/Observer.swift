@@ -23,6 +23,7 @@ public struct Observer<State>: Hashable, Sendable {
     /// The observer's identity.
     public let id: UUID
 
+    @usableFromInline
     let observe: StateHandler
 
     /// Creates an observer.

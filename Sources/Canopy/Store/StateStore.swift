@@ -160,15 +160,15 @@ public struct StateStore<State: Sendable, Action: Sendable>: Store {
             childOf: self,
             initialState: initialState,
             reducer: reducer,
-            compose: { parent, local, cache, isInitialized, publish in
+            compose: { parent, local, cache, isInitialized, observers in
                 // Safety: the child passes its parent's current state, its own local state and its
-                // cache, all valid for the call (`ChildNode.compose(then:)`).
+                // cache, all valid for the call (`ChildNode.composeAndNotify()`).
                 if isInitialized {
                     cache.pointee = (parent.pointee, local)
                 } else {
                     cache.initialize(to: (parent.pointee, local))
                 }
-                publish(cache.pointee)
+                return observers?.notify(cache.pointee)
             }
         )
     }

@@ -65,23 +65,27 @@ final class ChildNode<ParentState: Sendable, Local: Sendable, State: Sendable, A
             return false
         }
         // The composition hands the new state to the observers as it has it, compiled for its type.
-        compose { state in notifyObservers(with: state) }
+        composeAndNotify()
         return true
     }
 
     override func recompute() {
-        compose { _ in }
+        // Safety: as in `composeAndNotify()`.
+        writeCachedState { cache, isInitialized, _ in
+            var none: ObserverStorage<State>?
+            return compose(UnsafePointer(parent.cache), &local, cache, isInitialized, &none)
+        }
     }
 
-    /// Writes the state made of the parent's and the local state into the cache, then calls `publish`
-    /// with it.
+    /// Writes the state made of the parent's and the local state into the cache and calls the
+    /// observers with it.
     @inline(__always)
-    private func compose(then publish: (State) -> Void) {
+    private func composeAndNotify() {
         // Safety: the parent's cache is current (the walk down refreshes a parent before its children,
         // and `refreshDetachedChain` an ancestor before its descendants) and stays allocated while the
         // child holds its parent. `local` is passed `inout`: its address, for the call only.
-        writeCachedState { cache, isInitialized in
-            compose(UnsafePointer(parent.cache), &local, cache, isInitialized, publish)
+        writeCachedState { cache, isInitialized, observers in
+            compose(UnsafePointer(parent.cache), &local, cache, isInitialized, &observers)
         }
     }
 
@@ -111,9 +115,10 @@ final class ChildNode<ParentState: Sendable, Local: Sendable, State: Sendable, A
 }
 
 /// Writes a child's state, made of its parent's state and its local state, into the child's cache
-/// (assigning when `isInitialized`, initialising otherwise), then calls `publish` with it. Made where
-/// `with(_:reducer:)` is inlined, so it is compiled for the concrete types: it hands `publish` the state
-/// without copying it through the runtime.
+/// (assigning when `isInitialized`, initialising otherwise), then calls the `observers` with it and
+/// returns the slots of those that answered `.dead` (``ObserverStorage/notify(_:)``). Made where
+/// `with(_:reducer:)` is inlined, so it is compiled for the concrete types: the pair is built, and the
+/// observers' loop runs, without the runtime's type lookups or a copy of the state through it.
 @usableFromInline
 typealias Compose<ParentState, Local, State> =
     @Sendable (
@@ -121,5 +126,5 @@ typealias Compose<ParentState, Local, State> =
         _ local: inout Local,
         _ cache: UnsafeMutablePointer<State>,
         _ isInitialized: Bool,
-        _ publish: (State) -> Void
-    ) -> Void
+        _ observers: inout ObserverStorage<State>?
+    ) -> [Int]?

@@ -63,13 +63,24 @@ class StateNode<State: Sendable, Action: Sendable>: ActionNode<Action>, StoreNod
         hasCache = true
     }
 
-    /// On the queue: has `write` put the state in the cache in place; `write` gets the cache and
-    /// whether it holds a state already (to assign) or not yet (to initialise).
+    /// On the queue: has `write` put the state in the cache in place and call the observers with it;
+    /// `write` gets the cache, whether it holds a state already (to assign) or not yet (to initialise),
+    /// and the observer list, which it may call (``ObserverStorage/notify(_:)``), and returns the slots
+    /// of the observers that answered `.dead`.
+    ///
+    /// The list comes `inout`, borrowed in place (see ``notify(_:_:)``); `write` is made where the
+    /// state's type is known, so the observers' loop is compiled for it there.
     @inline(__always)
-    final func writeCachedState(_ write: (UnsafeMutablePointer<State>, _ isInitialized: Bool) -> Void) {
+    final func writeCachedState(
+        _ write: (UnsafeMutablePointer<State>, _ isInitialized: Bool, _ observers: inout ObserverStorage<State>?) ->
+            [Int]?
+    ) {
         tree.assertOnQueue()
-        write(cache, hasCache)
+        let dead = write(cache, hasCache, &observers)
         hasCache = true
+        if let dead {
+            removeDeadObservers(dead)
+        }
     }
 
     /// On the queue: replaces the cached state.
@@ -114,6 +125,11 @@ class StateNode<State: Sendable, Action: Sendable>: ActionNode<Action>, StoreNod
     @inline(__always)
     final func notifyObservers(with state: State) {
         guard let dead = Self.notify(&observers, state) else { return }
+        removeDeadObservers(dead)
+    }
+
+    /// On the queue: removes the observers in the `dead` slots, which answered `.dead`.
+    private final func removeDeadObservers(_ dead: [Int]) {
         // Compacting renumbers the slots, so it waits until every dead observer is gone.
         for slot in dead {
             removeObserver(at: slot, compacting: false)
