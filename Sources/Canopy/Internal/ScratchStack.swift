@@ -35,6 +35,24 @@ struct ScratchStack<Element: BitwiseCopyable>: ~Copyable {
         count += 1
     }
 
+    /// Makes room for `additional` more elements, so that as many ``pushWithinCapacity(_:)`` calls
+    /// need no check each.
+    @inline(__always)
+    mutating func reserve(additional: Int) {
+        while capacity - count < additional {
+            grow()
+        }
+    }
+
+    /// Pushes `element` where ``reserve(additional:)`` made room for it.
+    @inline(__always)
+    mutating func pushWithinCapacity(_ element: Element) {
+        // Safety: the caller reserved the room, and debug builds check it.
+        assert(count < capacity, "Internal inconsistency: no room reserved")
+        (elements + count).initialize(to: element)
+        count += 1
+    }
+
     @inline(__always)
     mutating func pop() -> Element? {
         guard count > 0 else { return nil }

@@ -30,6 +30,9 @@ struct ChildList: ~Copyable {
 
     var isEmpty: Bool { liveCount == 0 }
 
+    /// How many children ``forEachReversed(_:)`` may call its body with, at most.
+    var slotCount: Int { Int(used) }
+
     /// Adds `child`, which has just attached, and retains it; sets its ``TreeNode/listSlot``.
     mutating func add(_ child: TreeNode) {
         if used == capacity {

@@ -585,9 +585,13 @@ final class StoreTree: @unchecked Sendable {
     @inline(never)
     private func pushChildren(of node: TreeNode, pathIndex: Int) {
         let pathChildIndex = pathIndex - 1
+        // The one child on the action's path, if the path goes on below `node`; read once, and the
+        // room for every child made once, so that each child costs a compare and a store.
+        let pathChild = pathChildIndex >= 0 ? path[pathChildIndex].toOpaque() : nil
+        stack.reserve(additional: node.children.slotCount)
         node.children.forEachReversed { child in
-            let index = pathChildIndex >= 0 && path.holds(child, at: pathChildIndex) ? pathChildIndex : -1
-            stack.push(Visit(node: child, parentChanged: true, pathIndex: index))
+            let index = child.toOpaque() == pathChild ? pathChildIndex : -1
+            stack.pushWithinCapacity(Visit(node: child, parentChanged: true, pathIndex: index))
         }
     }
 
