@@ -55,7 +55,7 @@ final class Inbox<Action: Sendable>: TreeInbox {
             ? nil : InboxBuffer.TargetExtras(run: run, entry: entry, completion: completion)
         return state.withLock { state in
             state.pending.append(action)
-            state.pending.targets.append(
+            state.pending.appendTarget(
                 InboxBuffer.Target(position: state.pending.count - 1, receiver: receiver, extras: extras)
             )
             return state.claimDrain()
@@ -119,7 +119,7 @@ final class Inbox<Action: Sendable>: TreeInbox {
                 afterEach()
                 nextWork += 1
             }
-            if nextTarget < batch.targets.count, batch.targets[nextTarget].position == index {
+            if nextTarget < batch.targetCount, batch.targetPosition(at: nextTarget) == index {
                 batch.deliver(target: nextTarget, Action.self)
                 afterEach()
                 nextTarget += 1
@@ -134,7 +134,8 @@ final class Inbox<Action: Sendable>: TreeInbox {
         }
         batch.count = 0
         batch.works.removeAll(keepingCapacity: true)
-        batch.targets.removeAll(keepingCapacity: true)
+        // Every target was moved out by `deliver`.
+        batch.targetCount = 0
     }
 }
 
@@ -216,8 +217,8 @@ struct InboxState: Sendable {
         if buffer.works.capacity > InboxBuffer.retainedCapacity {
             buffer.works = []
         }
-        if buffer.targets.capacity > InboxBuffer.retainedCapacity {
-            buffer.targets = []
+        if buffer.targetCapacity > InboxBuffer.retainedCapacity {
+            buffer.releaseTargets()
         }
         swap(&spare, &buffer)
     }
@@ -230,8 +231,10 @@ struct InboxBuffer: @unchecked Sendable {
     // emptied. `actions` is memory for `capacity` values of the inbox's `Action` type, the first `count`
     // of them initialised; only `Inbox<Action>` touches it, always with that type. An action for a
     // receiver (`Target`) is moved out by the receiver from the address `deliver(target:_:)` hands it, or
-    // deinitialised when
-    // its run is over; `run` then treats the slot as empty like every other one it moved from.
+    // deinitialised when its run is over; `run` then treats the slot as empty like every other one it
+    // moved from. `targets` is memory for `targetCapacity` targets, the first `targetCount` of them
+    // initialised until `run` delivers them: `deliver` moves each out, and `run` then sets the count to
+    // zero.
     struct Work {
         /// The number of actions pushed before this work item.
         let position: Int
@@ -243,15 +246,16 @@ struct InboxBuffer: @unchecked Sendable {
     ///
     /// 32 bytes: what only some entries carry is in ``TargetExtras``, so a plain dispatch to a child
     /// stores, retains and releases no more than its receiver, and a burst of them moves less memory
-    /// as the array grows.
+    /// as the buffer grows. Kept in raw memory, moved in and moved out: an array's append checked its
+    /// uniqueness and capacity, delivering wrote `nil` back into the fields it took, and emptying it
+    /// destroyed each entry again, two releases of nothing (about 50 instructions per child action).
     struct Target {
         /// The action's index in the buffer.
         let position: Int
-        /// Taken (set to `nil`) when the action is handled, so the node can go at once.
-        var receiver: (any InboxReceiver)?
-        /// The run, entry context and completion of the action, unless they are the defaults; taken
-        /// with the receiver.
-        var extras: TargetExtras?
+        /// Released when the action is handled, so the node can go at once.
+        let receiver: any InboxReceiver
+        /// The run, entry context and completion of the action, unless they are the defaults.
+        let extras: TargetExtras?
     }
 
     /// What an entry carries besides its receiver, when it carries anything.
@@ -276,9 +280,50 @@ struct InboxBuffer: @unchecked Sendable {
     var capacity = 0
     var count = 0
     var works: [Work] = []
-    var targets: [Target] = []
+    var targets: UnsafeMutablePointer<Target>?
+    var targetCapacity = 0
+    var targetCount = 0
 
     var isEmpty: Bool { count == 0 && works.isEmpty }
+
+    /// Adds `target` after the others.
+    mutating func appendTarget(_ target: consuming Target) {
+        if targetCount == targetCapacity {
+            growTargets()
+        }
+        // Safety: `growTargets()` left `targetCount < targetCapacity`, so `targets` is allocated there.
+        (targets.unsafelyUnwrapped + targetCount).initialize(to: target)
+        targetCount += 1
+    }
+
+    /// The position of the target at `index`, which is below ``targetCount``.
+    func targetPosition(at index: Int) -> Int {
+        // Safety: `index < targetCount`, so the target is initialised.
+        targets.unsafelyUnwrapped[index].position
+    }
+
+    /// Deinitialises the targets not yet delivered and frees their memory.
+    mutating func releaseTargets() {
+        guard let targets else { return }
+        // Safety: the first `targetCount` targets are initialised.
+        targets.deinitialize(count: targetCount)
+        targets.deallocate()
+        self.targets = nil
+        targetCapacity = 0
+        targetCount = 0
+    }
+
+    private mutating func growTargets() {
+        let newCapacity = Swift.max(16, targetCapacity * 2)
+        let grown = UnsafeMutablePointer<Target>.allocate(capacity: newCapacity)
+        if let targets {
+            // Safety: the old memory holds `targetCount` initialised targets; they move over.
+            grown.moveInitialize(from: targets, count: targetCount)
+            targets.deallocate()
+        }
+        targets = grown
+        targetCapacity = newCapacity
+    }
 
     mutating func append<Action>(_ action: Action) {
         if count == capacity {
@@ -304,16 +349,15 @@ struct InboxBuffer: @unchecked Sendable {
     /// Not inlined: in the drain's loop, its code made every plain action to the root pay more.
     @inline(never)
     mutating func deliver<Action>(target index: Int, _: Action.Type) {
-        // The fields are taken out one by one, in place: a copy of the whole entry would retain and
-        // release each of its references once more.
-        let (receiver, extras, position) = targets.withUnsafeMutableBufferPointer { targets in
-            // Safety: `index` is below the count of targets, which the caller iterates.
-            let target = targets.baseAddress.unsafelyUnwrapped + index
-            return (target.pointee.receiver.take(), target.pointee.extras.take(), target.pointee.position)
-        }
-        let action = slot(position, Action.self)
+        // Moved out: nothing is retained, and the receiver goes when this call ends.
+        // Safety: `index` is below `targetCount` (the caller iterates them), and each target is
+        // delivered once; `run` then counts them all as moved out.
+        let target = (targets.unsafelyUnwrapped + index).move()
+        let receiver = target.receiver
+        let extras = target.extras
+        let action = slot(target.position, Action.self)
         let outcome: ProcessOutcome
-        if let receiver, extras?.run?.isCurrent ?? true {
+        if extras?.run?.isCurrent ?? true {
             let entry = extras?.entry ?? EntryContext()
             outcome = receiver.receiveAction(at: UnsafeMutableRawPointer(action), entry: entry)
         } else {
@@ -323,8 +367,9 @@ struct InboxBuffer: @unchecked Sendable {
         extras?.completion?(outcome)
     }
 
-    /// Deinitialises the actions left and frees the memory.
+    /// Deinitialises the actions and targets left and frees their memory.
     mutating func release<Action>(_: Action.Type) {
+        releaseTargets()
         guard let actions else { return }
         // Safety: `actions` holds `count` initialised values of `Action`, the inbox's action type.
         actions.assumingMemoryBound(to: Action.self).deinitialize(count: count)
