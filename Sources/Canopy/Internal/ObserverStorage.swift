@@ -46,27 +46,25 @@ final class ObserverStorage<State>: ManagedBuffer<ObserverStorageHeader, Observe
     /// Whether enough slots are empty that compacting pays for itself.
     var isSparse: Bool { header.used >= 8 && header.live * 2 < header.used }
 
-    /// Appends `observer`; there must be room (``hasRoom``).
+    /// Appends `observer`, which is not `nil`; there must be room (``hasRoom``).
+    ///
+    /// The observer comes as the slot's type, an optional: made in the caller, where the observer is
+    /// passed in place, it costs nothing, where made here it took a lookup of the optional's metadata.
     ///
     /// - Returns: The observer's slot.
-    func append(_ observer: Observer<State>) -> Int {
-        withUnsafeMutablePointers { header, slots in
-            let slot = header.pointee.used
-            (slots + slot).initialize(to: observer)
-            header.pointee.used += 1
-            header.pointee.live += 1
-            return slot
-        }
+    func append(_ observer: Observer<State>?) -> Int {
+        let slot = header.used
+        initializeElement(at: slot, to: observer)
+        header.used += 1
+        header.live += 1
+        return slot
     }
 
     /// Empties `slot`, which holds an observer; returns that observer's id.
     func remove(at slot: Int) -> UUID? {
-        withUnsafeMutablePointers { header, slots in
-            guard slot < header.pointee.used, let observer = (slots + slot).pointee else { return nil }
-            (slots + slot).pointee = nil
-            header.pointee.live -= 1
-            return observer.id
-        }
+        guard slot < header.used, let observer = exchangeElement(at: slot, with: nil) else { return nil }
+        header.live -= 1
+        return observer.id
     }
 
     /// A copy with the observers only, in order, and room for at least `capacity`.
@@ -196,5 +194,30 @@ struct ObserverStorageHeader: Sendable {
     var live: Int {
         get { Int(storedLive) }
         set { storedLive = Int32(newValue) }
+    }
+}
+
+// Writing a slot from `ObserverStorage`'s own methods calls a generic function of `Observer<State>?`
+// (`initialize(to:)`, an assignment), and unspecialised code looks that type's metadata up in the
+// runtime's table for each call, twice (the optional and the observer), about 650 instructions per
+// subscription. In a method of `ManagedBuffer` itself, `Element` is a generic parameter of the object's
+// class, read from the object: these two are not inlined, so that they stay where that holds.
+extension ManagedBuffer {
+    /// Initialises the element at `index`, which must be uninitialised memory of the buffer.
+    @inline(never)
+    fileprivate final func initializeElement(at index: Int, to value: Element) {
+        // Safety: the caller passes the index of an uninitialised element within the capacity.
+        withUnsafeMutablePointerToElements { ($0 + index).initialize(to: value) }
+    }
+
+    /// Replaces the element at `index`, which must be initialised, with `value`; returns the old one.
+    @inline(never)
+    fileprivate final func exchangeElement(at index: Int, with value: Element) -> Element {
+        // Safety: the caller passes the index of an initialised element.
+        withUnsafeMutablePointerToElements { elements in
+            let old = (elements + index).move()
+            (elements + index).initialize(to: value)
+            return old
+        }
     }
 }
