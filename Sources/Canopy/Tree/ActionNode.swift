@@ -5,13 +5,26 @@ class ActionNode<Action: Sendable>: TreeNode, InboxReceiver, @unchecked Sendable
     // `let`s never change.
     /// Whether a dispatched action of this node's type could be an ``AsyncAction`` (decided once).
     final let mayReceiveAsyncActions: Bool
+    /// Whether the root takes this node's `Action` too, so that the tree's inbox is an `Inbox<Action>`
+    /// (see ``inbox``). A flag rather than a second reference to the inbox: it packs beside the other
+    /// flags, where the reference cost every node 8 bytes.
+    final let sharesRootInbox: Bool
+
     /// The root's inbox when the root takes this node's `Action` too: actions for this node then wait
     /// there as plain values. `nil` under a `map(actions:)`, where they travel as work items.
-    final let inbox: Inbox<Action>?
+    final var inbox: Inbox<Action>? {
+        // Safety: `sharesRootInbox` is set only for a node whose `Action` the root takes, whose tree's
+        // inbox is therefore an `Inbox<Action>` (`init` checks it in debug builds).
+        sharesRootInbox ? unsafeDowncast(tree.inbox, to: Inbox<Action>.self) : nil
+    }
 
-    init(tree: StoreTree, parent: TreeNode?, inbox: Inbox<Action>?) {
+    init(tree: StoreTree, parent: TreeNode?, sharesRootInbox: Bool) {
+        assert(
+            !sharesRootInbox || tree.inbox is Inbox<Action>,
+            "Internal inconsistency: a node shares a root inbox of another action type"
+        )
         self.mayReceiveAsyncActions = ActionKind.mayBeAsyncAction(Action.self)
-        self.inbox = inbox
+        self.sharesRootInbox = sharesRootInbox
         super.init(tree: tree, parent: parent)
     }
 

@@ -38,7 +38,7 @@ final class ChildNode<ParentState: Sendable, Local: Sendable, State: Sendable, A
         self.reducer = reducer
         self.compose = compose
         self.isEqual = Equality.cheapComparator(for: Local.self)
-        super.init(tree: parent.tree, parent: parent, inbox: parent.inbox)
+        super.init(tree: parent.tree, parent: parent, sharesRootInbox: parent.sharesRootInbox)
     }
 
     override func reduceOwn(_ action: Action) -> Unmanaged<ActionNode<Action>>? {

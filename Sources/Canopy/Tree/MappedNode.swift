@@ -26,7 +26,12 @@ final class MappedNode<ParentState: Sendable, ParentAction: Sendable, State: Sen
         // the walk up in the same loop; one that translates actions sends its children's actions as
         // work items and continues the walk with the translated action.
         self.sameActionParent = translatesActions ? nil : parent as? ActionNode<Action>
-        super.init(tree: parent.tree, parent: parent, inbox: parent.inbox as? Inbox<Action>)
+        // It shares the root's inbox when its parent does and its actions are the parent's type.
+        super.init(
+            tree: parent.tree,
+            parent: parent,
+            sharesRootInbox: parent.sharesRootInbox && parent.tree.inbox is Inbox<Action>
+        )
     }
 
     override func reduceOwn(_ action: Action) -> Unmanaged<ActionNode<Action>>? {

@@ -32,7 +32,7 @@ final class RootNode<State: Sendable, Action: Sendable>: StateNode<State, Action
             diagnostics: diagnostics,
             cycleDetection: cycleDetection
         )
-        super.init(tree: tree, parent: nil, inbox: inbox)
+        super.init(tree: tree, parent: nil, sharesRootInbox: true)
         tree.setRoot(self)
         initializeCache(initialState)
     }

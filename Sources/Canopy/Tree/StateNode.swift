@@ -18,10 +18,30 @@ class StateNode<State: Sendable, Action: Sendable>: ActionNode<Action>, StoreNod
     // `init`, initialised exactly while `hasCache` is true, and freed in `deinit`.
     final let cache = UnsafeMutablePointer<State>.allocate(capacity: 1)
     @exclusivity(unchecked) private final var observers: ObserverStorage<State>?
+    /// The observer index and the middleware setup, once the node has one of them.
+    @exclusivity(unchecked) private final var extras: NodeExtras<State, Action>?
+
+    /// The box of ``extras``, made now if the node has none yet.
+    private final var madeExtras: NodeExtras<State, Action> {
+        if let extras {
+            return extras
+        }
+        let made = NodeExtras<State, Action>()
+        extras = made
+        return made
+    }
+
     /// Where each observer is in `observers`, once there are more than ``observerIndexThreshold``, so
     /// that subscribing and cancelling never scan a long list. Most nodes have one or two observers,
     /// and need none.
-    @exclusivity(unchecked) private final var observerIndex: ObserverIndex?
+    private final var observerIndex: ObserverIndex? {
+        get { extras?.observerIndex }
+        set {
+            if newValue != nil || extras != nil {
+                madeExtras.observerIndex = newValue
+            }
+        }
+    }
 
     deinit {
         if hasCache {
@@ -299,7 +319,10 @@ class StateNode<State: Sendable, Action: Sendable>: ActionNode<Action>, StoreNod
     // MARK: Middleware
 
     /// What `use(_:resolvers:)` attached so far.
-    @exclusivity(unchecked) private final var middlewareSetup: MiddlewareSetup<State, Action>?
+    private final var middlewareSetup: MiddlewareSetup<State, Action>? {
+        get { extras?.middlewareSetup }
+        set { madeExtras.middlewareSetup = newValue }
+    }
 
     /// Whether `cache` is initialised. The last stored field, so that a subclass's first `Bool` packs
     /// beside it.

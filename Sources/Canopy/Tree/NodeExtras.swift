@@ -1,0 +1,16 @@
+/// What only some nodes need, kept out of every node: one reference to this box, made the first time
+/// one of its fields is set, instead of one per field.
+///
+/// A child store's node is its largest heap block (W4 counts it per child), and most nodes never have
+/// middleware or more observers than a scan finds quickly.
+final class NodeExtras<State: Sendable, Action: Sendable> {
+    // Not `Sendable`: a node reads and writes its box only on the tree's queue, like its own fields.
+
+    /// Where each observer is in the node's list, once there are more than a few.
+    var observerIndex: ObserverIndex?
+
+    /// What `use(_:resolvers:)` attached so far.
+    var middlewareSetup: MiddlewareSetup<State, Action>?
+
+    init() {}
+}
