@@ -28,6 +28,7 @@ extension StateStore {
     ///   - diagnostics: The one observer of the tree's runtime events; `nil` costs nothing.
     ///   - cycleDetection: The limits on causal depth and frequency per action kind that are reported.
     ///   - reducer: Applies each action to the root state.
+    @inlinable
     public init(
         _ initialState: State,
         qos: DispatchQoS = .userInteractive,
@@ -44,7 +45,8 @@ extension StateStore {
             scheduler: scheduler,
             diagnostics: diagnostics,
             cycleDetection: cycleDetection,
-            reducer: reducer
+            reducer: reducer,
+            changeCheck: ChangeCheck<State, Action>.shared()
         )
         if !middlewares.isEmpty || !resolvers.isEmpty {
             use(middlewares, resolvers: resolvers)

@@ -28,14 +28,16 @@ public struct StateStore<State: Sendable, Action: Sendable>: Store {
         childOf parent: StateStore<ParentState, Action>,
         initialState: ChildState,
         reducer: @escaping Reducer<ChildState, Action>,
-        compose: @escaping Compose<ParentState, ChildState, State>
+        compose: @escaping Compose<ParentState, ChildState, State>,
+        changeCheck: ChangeCheck<ChildState, Action>?
     ) {
         self.node = ChildHandle(
             ChildNode(
                 parent: parent.node.nodeForChildren(),
                 initialState: initialState,
                 reducer: DependencyScope.capturing(reducer),
-                compose: compose
+                compose: compose,
+                changeCheck: changeCheck
             )
         )
     }
@@ -46,6 +48,7 @@ public struct StateStore<State: Sendable, Action: Sendable>: Store {
     ///   - initialState: The state before any action.
     ///   - qos: The quality of service of the tree's queue.
     ///   - reducer: Applies each action to the root state.
+    @inlinable
     public init(
         _ initialState: State,
         qos: DispatchQoS = .userInteractive,
@@ -64,6 +67,7 @@ public struct StateStore<State: Sendable, Action: Sendable>: Store {
     ///   - qos: The quality of service of the tree's queue.
     ///   - scheduler: The clock for every delay of the tree.
     ///   - reducer: Applies each action to the root state.
+    @inlinable
     public init(
         _ initialState: State,
         qos: DispatchQoS = .userInteractive,
@@ -76,18 +80,22 @@ public struct StateStore<State: Sendable, Action: Sendable>: Store {
             scheduler: scheduler,
             diagnostics: nil,
             cycleDetection: .off,
-            reducer: reducer
+            reducer: reducer,
+            changeCheck: ChangeCheck<State, Action>.shared()
         )
     }
 
-    /// The root of a new tree: every root initializer ends here.
+    /// The root of a new tree: every root initializer ends here. The public ones are inlined into the
+    /// app, so that `changeCheck` is made there, compiled for the state's type.
+    @usableFromInline
     init(
         root initialState: State,
         qos: DispatchQoS,
         scheduler: any DelayScheduler,
         diagnostics: (any StoreDiagnostics)?,
         cycleDetection: CycleDetection,
-        reducer: @escaping Reducer<State, Action>
+        reducer: @escaping Reducer<State, Action>,
+        changeCheck: ChangeCheck<State, Action>?
     ) {
         // The reducer runs in the dependency scope of this call, and a test harness (`CanopyTesting`)
         // sees every action of the tree through it.
@@ -103,7 +111,8 @@ public struct StateStore<State: Sendable, Action: Sendable>: Store {
             scheduler: scheduler,
             diagnostics: diagnostics,
             cycleDetection: cycleDetection,
-            reducer: rootReducer
+            reducer: rootReducer,
+            changeCheck: changeCheck
         )
     }
 
@@ -169,7 +178,8 @@ public struct StateStore<State: Sendable, Action: Sendable>: Store {
                     cache.initialize(to: (parent.pointee, local))
                 }
                 return observers?.notify(cache.pointee)
-            }
+            },
+            changeCheck: ChangeCheck<ChildState, Action>.shared()
         )
     }
 

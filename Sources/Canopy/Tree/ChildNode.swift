@@ -18,8 +18,9 @@ final class ChildNode<ParentState: Sendable, Local: Sendable, State: Sendable, A
     /// The child's reducer, followed by its after-reduce steps once some are added.
     @exclusivity(unchecked) private var reducer: Reducer<Local, Action>
     private let compose: Compose<ParentState, Local, State>
-    /// `==` when `Local` is `Equatable` plain data (found once, here).
-    private let isEqual: Equality.Comparator<Local>?
+    /// Runs the reducer and says whether `local` changed, when `Local` is `Equatable` plain data: made
+    /// where `with(_:reducer:)` is inlined, compiled for `Local` there.
+    private let changeCheck: ChangeCheck<Local, Action>?
 
     /// The parent, typed: `parentNode`, which `init` sets to it (a second stored reference would cost
     /// every child store 8 bytes).
@@ -32,22 +33,22 @@ final class ChildNode<ParentState: Sendable, Local: Sendable, State: Sendable, A
         parent: StateNode<ParentState, Action>,
         initialState: Local,
         reducer: @escaping Reducer<Local, Action>,
-        compose: @escaping Compose<ParentState, Local, State>
+        compose: @escaping Compose<ParentState, Local, State>,
+        changeCheck: ChangeCheck<Local, Action>?
     ) {
         self.local = initialState
         self.reducer = reducer
         self.compose = compose
-        self.isEqual = Equality.cheapComparator(for: Local.self)
+        self.changeCheck = changeCheck
         super.init(tree: parent.tree, parent: parent, sharesRootInbox: parent.sharesRootInbox)
     }
 
     override func reduceOwn(_ action: Action) -> Unmanaged<ActionNode<Action>>? {
-        // The comparator is read after the reducer: read before and kept across the call, it was
-        // retained and released around it.
-        if isEqual != nil, isAttached {
-            let before = local
-            reduceInPlace(&local, action, with: &reducer)
-            lastChanged = isEqual?.isEqual(before, local) != true
+        if isAttached, changeCheck != nil {
+            // Safety: the check is a `let` of this node, which the caller holds: borrowed, not retained
+            // and released around the reducer's call.
+            let check = Unmanaged.passUnretained(changeCheck.unsafelyUnwrapped)
+            lastChanged = check._withUnsafeGuaranteedRef { $0.reduce(&local, action, &reducer) }
         } else {
             reduceInPlace(&local, action, with: &reducer)
             lastChanged = true

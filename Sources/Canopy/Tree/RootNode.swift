@@ -6,9 +6,10 @@ final class RootNode<State: Sendable, Action: Sendable>: StateNode<State, Action
     // Safety: `reducer` and `lastChanged` are used only on the tree's queue, like `TreeNode`'s fields.
     /// The root's reducer, followed by its after-reduce steps once some are added.
     @exclusivity(unchecked) private var reducer: Reducer<State, Action>
-    /// `==` when `State` is `Equatable` plain data (found once, here): lets the walk down skip the
-    /// children when an action leaves the root state as it was.
-    private let isEqual: Equality.Comparator<State>?
+    /// Runs the reducer and says whether the state changed, when `State` is `Equatable` plain data:
+    /// lets the walk down skip the children when an action leaves the root state as it was. Made where
+    /// the store's initializer is inlined, compiled for `State` there.
+    private let changeCheck: ChangeCheck<State, Action>?
     private let rootInbox: Inbox<Action>
     /// Whether the last action may have changed the state.
     @exclusivity(unchecked) private var lastChanged = true
@@ -19,12 +20,13 @@ final class RootNode<State: Sendable, Action: Sendable>: StateNode<State, Action
         scheduler: any DelayScheduler,
         diagnostics: (any StoreDiagnostics)? = nil,
         cycleDetection: CycleDetection = .off,
-        reducer: @escaping Reducer<State, Action>
+        reducer: @escaping Reducer<State, Action>,
+        changeCheck: ChangeCheck<State, Action>?
     ) {
         let inbox = Inbox<Action>()
         self.rootInbox = inbox
         self.reducer = reducer
-        self.isEqual = Equality.cheapComparator(for: State.self)
+        self.changeCheck = changeCheck
         let tree = StoreTree(
             qos: qos,
             scheduler: scheduler,
@@ -56,11 +58,11 @@ final class RootNode<State: Sendable, Action: Sendable>: StateNode<State, Action
     override func reduceOwn(_ action: Action) -> Unmanaged<ActionNode<Action>>? {
         tree.assertOnQueue()
         // The root's cache is its state, initialised in `init`.
-        // The comparator is read after the reducer (see `ChildNode.reduceOwn`).
-        if tree.isListenedTo, isEqual != nil {
-            let before = cache.pointee
-            reduceInPlace(&cache.pointee, action, with: &reducer)
-            lastChanged = isEqual?.isEqual(before, cache.pointee) != true
+        if tree.isListenedTo, changeCheck != nil {
+            // Safety: the check is a `let` of this node, which the caller holds: borrowed, not retained
+            // and released around the reducer's call.
+            let check = Unmanaged.passUnretained(changeCheck.unsafelyUnwrapped)
+            lastChanged = check._withUnsafeGuaranteedRef { $0.reduce(&cache.pointee, action, &reducer) }
         } else {
             // `lastChanged` stays `true` (it only turns `false` in the branch above): without `==`
             // every action may change the state, and without listeners nobody reads it.
