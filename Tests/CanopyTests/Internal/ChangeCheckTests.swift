@@ -1,0 +1,84 @@
+import Testing
+
+@testable import Canopy
+
+@Suite(.timeLimit(.minutes(1))) struct ChangeCheckTests {
+    private struct Point: Equatable {
+        var x = 0
+        var y = 0
+    }
+
+    private struct Unequatable {
+        var value = 0
+    }
+
+    /// `==` that treats every value as equal: the check must use the type's own `==`, not its bits.
+    private struct AlwaysEqual: Equatable {
+        var value = 0
+
+        static func == (lhs: Self, rhs: Self) -> Bool { true }
+    }
+
+    private static func increment(_ value: inout Int, _ amount: Int) {
+        value += amount
+    }
+
+    @Test func anEquatablePlainDataStateIsCheckedWithItsOwnEquality() throws {
+        let check = try #require(ChangeCheck<Int, Int>.make())
+        var reducer: Reducer<Int, Int> = { value, amount in value += amount }
+        var value = 1
+        #expect(check.reduce(&value, 2, &reducer))
+        #expect(value == 3)
+        #expect(!check.reduce(&value, 0, &reducer))
+        #expect(value == 3)
+
+        let alwaysEqual = try #require(ChangeCheck<AlwaysEqual, Int>.make())
+        var setter: Reducer<AlwaysEqual, Int> = { state, value in state.value = value }
+        var state = AlwaysEqual()
+        #expect(!alwaysEqual.reduce(&state, 5, &setter))
+        #expect(state.value == 5)
+    }
+
+    @Test func statesThatAreNotEquatablePlainDataAreNotChecked() {
+        #expect(ChangeCheck<Unequatable, Int>.make() == nil)
+        // Equatable but holding a reference: its "before" copy would make the reducer copy its storage.
+        #expect(ChangeCheck<String, Int>.make() == nil)
+        #expect(ChangeCheck<[Int], Int>.make() == nil)
+    }
+
+    @Test func oneCheckIsSharedPerPairOfTypes() throws {
+        let first = try #require(ChangeCheck<Point, Int>.shared())
+        let second = try #require(ChangeCheck<Point, Int>.shared())
+        #expect(first === second)
+        let otherAction = try #require(ChangeCheck<Point, String>.shared())
+        #expect(otherAction !== first as AnyObject)
+        #expect(ChangeCheck<Unequatable, Int>.shared() == nil)
+        #expect(ChangeCheck<Unequatable, Int>.shared() == nil)
+    }
+
+    @Test func anActionThatLeavesTheRootAsItWasWakesOnlyItsChild() async {
+        // The root's reducer leaves its state as it was, so the sibling's observer sees only its first
+        // state; the child's own observer sees both.
+        let root = StateStore<Int, Int>(0) { _, _ in }
+        let child = root.with(Point()) { point, amount in point.x += amount }
+        let sibling = root.with(Point()) { point, amount in point.y += amount }
+        let childStates = StateRecorder<Point>()
+        let siblingStates = StateRecorder<Point>()
+        child.subscribe(
+            observer: Observer { state in
+                childStates.record(state.1)
+                return .active
+            }
+        )
+        sibling.subscribe(
+            observer: Observer { state in
+                siblingStates.record(state.1)
+                return .active
+            }
+        )
+        child.dispatch(1)
+        #expect(await childStates.waitFor(count: 2) == [Point(), Point(x: 1)])
+        _ = await root.state
+        #expect(siblingStates.values == [Point()])
+    }
+}
