@@ -13,7 +13,8 @@
 /// ```
 @propertyWrapper
 public struct StoreOf<State: Sendable, Action: Sendable>: Sendable {
-    private let store: StateStore<State, Action>
+    @usableFromInline
+    let store: StateStore<State, Action>
 
     /// Creates a wrapper around the store at `keyPath`, as it is now.
     ///
@@ -39,6 +40,7 @@ public struct StoreOf<State: Sendable, Action: Sendable>: Sendable {
     ///   - initialState: The child's local state before any action.
     ///   - reducer: Applies one action to the local state.
     /// - Returns: A store of `(State, ChildState)` that shares the shared store's queue.
+    @inlinable
     public func with<ChildState>(
         _ initialState: ChildState,
         reducer: @escaping Reducer<ChildState, Action>
