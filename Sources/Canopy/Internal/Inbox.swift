@@ -56,7 +56,7 @@ final class Inbox<Action: Sendable>: TreeInbox {
         return state.withLock { state in
             state.pending.append(action)
             state.pending.appendTarget(
-                InboxBuffer.Target(position: state.pending.count - 1, receiver: receiver, extras: extras)
+                (position: state.pending.count - 1, receiver: receiver, extras: extras)
             )
             return state.claimDrain()
         }
@@ -249,14 +249,13 @@ struct InboxBuffer: @unchecked Sendable {
     /// as the buffer grows. Kept in raw memory, moved in and moved out: an array's append checked its
     /// uniqueness and capacity, delivering wrote `nil` back into the fields it took, and emptying it
     /// destroyed each entry again, two releases of nothing (about 50 instructions per child action).
-    struct Target {
-        /// The action's index in the buffer.
-        let position: Int
-        /// Released when the action is handled, so the node can go at once.
-        let receiver: any InboxReceiver
-        /// The run, entry context and completion of the action, unless they are the defaults.
-        let extras: TargetExtras?
-    }
+    /// A tuple, so that delivering moves it out into its three parts without copying any of them (a
+    /// struct's fields read from a moved-out struct were copied, and the receiver retained once more).
+    ///
+    /// - `position`: the action's index in the buffer.
+    /// - `receiver`: released when the action is handled, so the node can go at once.
+    /// - `extras`: the run, entry context and completion of the action, unless they are the defaults.
+    typealias Target = (position: Int, receiver: any InboxReceiver, extras: TargetExtras?)
 
     /// What an entry carries besides its receiver, when it carries anything.
     final class TargetExtras: Sendable {
@@ -349,22 +348,24 @@ struct InboxBuffer: @unchecked Sendable {
     /// Not inlined: in the drain's loop, its code made every plain action to the root pay more.
     @inline(never)
     mutating func deliver<Action>(target index: Int, _: Action.Type) {
-        // Moved out: nothing is retained, and the receiver goes when this call ends.
+        // Moved out into its parts: nothing is retained, and the receiver goes when this call ends.
         // Safety: `index` is below `targetCount` (the caller iterates them), and each target is
         // delivered once; `run` then counts them all as moved out.
-        let target = (targets.unsafelyUnwrapped + index).move()
-        let receiver = target.receiver
-        let extras = target.extras
-        let action = slot(target.position, Action.self)
+        let (position, receiver, extras) = (targets.unsafelyUnwrapped + index).move()
+        let action = slot(position, Action.self)
+        guard let extras else {
+            // A plain dispatch: no run to check, the default entry context, no completion.
+            _ = receiver.receiveAction(at: UnsafeMutableRawPointer(action), entry: EntryContext())
+            return
+        }
         let outcome: ProcessOutcome
-        if extras?.run?.isCurrent ?? true {
-            let entry = extras?.entry ?? EntryContext()
-            outcome = receiver.receiveAction(at: UnsafeMutableRawPointer(action), entry: entry)
+        if extras.run?.isCurrent ?? true {
+            outcome = receiver.receiveAction(at: UnsafeMutableRawPointer(action), entry: extras.entry)
         } else {
             action.deinitialize(count: 1)
             outcome = .blocked
         }
-        extras?.completion?(outcome)
+        extras.completion?(outcome)
     }
 
     /// Deinitialises the actions and targets left and frees their memory.

@@ -60,9 +60,13 @@ class ActionNode<Action: Sendable>: TreeNode, InboxReceiver, @unchecked Sendable
         entry: EntryContext = EntryContext(),
         outcome: (@Sendable (ProcessOutcome) -> Void)? = nil
     ) {
-        // Called through the optional rather than bound first: a bound inbox was retained and released
-        // around the push.
-        if let mustDrain = inbox?.push(action, for: receiver, guardedBy: run, entry: entry, completion: outcome) {
+        if sharesRootInbox {
+            // Safety: as in `inbox`. Written out rather than read through `inbox`, whose result is
+            // retained and released around the push; read from the tree's `let` here, it is borrowed.
+            let inbox = Unmanaged.passUnretained(unsafeDowncast(tree.inbox, to: Inbox<Action>.self))
+            let mustDrain = inbox._withUnsafeGuaranteedRef {
+                $0.push(action, for: receiver, guardedBy: run, entry: entry, completion: outcome)
+            }
             if mustDrain {
                 scheduleDrain()
             }
