@@ -49,15 +49,26 @@ final class Inbox<Action: Sendable>: TreeInbox {
         entry: EntryContext = EntryContext(),
         completion: (@Sendable (ProcessOutcome) -> Void)? = nil
     ) -> Bool {
-        // Made before the lock is taken; most entries, plain dispatches, need none.
-        let extras =
-            run == nil && completion == nil && entry.isPlain
-            ? nil : InboxBuffer.TargetExtras(run: run, entry: entry, completion: completion)
+        // Most entries, plain dispatches, carry no extras: for them the target is stored with a literal
+        // `nil`, which costs no retain. The extras of the others are made before the lock is taken.
+        guard run == nil && completion == nil && entry.isPlain else {
+            return push(
+                action,
+                for: receiver,
+                extras: InboxBuffer.TargetExtras(run: run, entry: entry, completion: completion)
+            )
+        }
         return state.withLock { state in
             state.pending.append(action)
-            state.pending.appendTarget(
-                (position: state.pending.count - 1, receiver: receiver, extras: extras)
-            )
+            state.pending.appendTarget((position: state.pending.count - 1, receiver: receiver, extras: nil))
+            return state.claimDrain()
+        }
+    }
+
+    private func push(_ action: Action, for receiver: any InboxReceiver, extras: InboxBuffer.TargetExtras) -> Bool {
+        state.withLock { state in
+            state.pending.append(action)
+            state.pending.appendTarget((position: state.pending.count - 1, receiver: receiver, extras: extras))
             return state.claimDrain()
         }
     }
