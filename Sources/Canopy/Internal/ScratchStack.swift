@@ -35,22 +35,22 @@ struct ScratchStack<Element: BitwiseCopyable>: ~Copyable {
         count += 1
     }
 
-    /// Makes room for `additional` more elements, so that as many ``pushWithinCapacity(_:)`` calls
-    /// need no check each.
+    /// Pushes up to `maximum` elements at once: `body` writes them from the pointer it is given, in
+    /// push order, and returns how many it wrote.
+    ///
+    /// One capacity check for all of them, and the stack's storage and count read and written once
+    /// rather than per element (they live in the owner's memory, which each store could alias).
     @inline(__always)
-    mutating func reserve(additional: Int) {
-        while capacity - count < additional {
+    mutating func push(upTo maximum: Int, _ body: (UnsafeMutablePointer<Element>) -> Int) {
+        while capacity - count < maximum {
             grow()
         }
-    }
-
-    /// Pushes `element` where ``reserve(additional:)`` made room for it.
-    @inline(__always)
-    mutating func pushWithinCapacity(_ element: Element) {
-        // Safety: the caller reserved the room, and debug builds check it.
-        assert(count < capacity, "Internal inconsistency: no room reserved")
-        (elements + count).initialize(to: element)
-        count += 1
+        let written = body(elements + count)
+        precondition(
+            written <= maximum,
+            "Internal inconsistency: \(written) elements pushed, at most \(maximum) allowed"
+        )
+        count += written
     }
 
     @inline(__always)

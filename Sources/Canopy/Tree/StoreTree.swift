@@ -588,10 +588,17 @@ final class StoreTree: @unchecked Sendable {
         // The one child on the action's path, if the path goes on below `node`; read once, and the
         // room for every child made once, so that each child costs a compare and a store.
         let pathChild = pathChildIndex >= 0 ? path[pathChildIndex].toOpaque() : nil
-        stack.reserve(additional: node.children.slotCount)
-        node.children.forEachReversed { child in
-            let index = child.toOpaque() == pathChild ? pathChildIndex : -1
-            stack.pushWithinCapacity(Visit(node: child, parentChanged: true, pathIndex: index))
+        let children = node.children.slotCount
+        stack.push(upTo: children) { free in
+            var pushed = 0
+            node.children.forEachReversed { child in
+                let index = child.toOpaque() == pathChild ? pathChildIndex : -1
+                // Safety: `push(upTo:)` made room for every slot of the list, and this writes one
+                // element per child, at most one per slot.
+                (free + pushed).initialize(to: Visit(node: child, parentChanged: true, pathIndex: index))
+                pushed += 1
+            }
+            return pushed
         }
     }
 
