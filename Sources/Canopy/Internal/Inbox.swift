@@ -58,14 +58,13 @@ final class Inbox<Action: Sendable>: TreeInbox {
                 extras: InboxBuffer.TargetExtras(run: run, entry: entry, completion: completion)
             )
         }
-        return state.withLock { state in
-            state.pending.append(action)
-            state.pending.appendTarget((position: state.pending.count - 1, receiver: receiver, extras: nil))
-            return state.claimDrain()
-        }
+        return push(action, for: receiver, extras: nil)
     }
 
-    private func push(_ action: Action, for receiver: any InboxReceiver, extras: InboxBuffer.TargetExtras) -> Bool {
+    /// `push(_:for:guardedBy:entry:completion:)` with its extras made. Inlined, so that a literal `nil`
+    /// stays one.
+    @inline(__always)
+    private func push(_ action: Action, for receiver: any InboxReceiver, extras: InboxBuffer.TargetExtras?) -> Bool {
         state.withLock { state in
             state.pending.append(action)
             state.pending.appendTarget((position: state.pending.count - 1, receiver: receiver, extras: extras))
@@ -146,6 +145,7 @@ final class Inbox<Action: Sendable>: TreeInbox {
         batch.count = 0
         batch.works.removeAll(keepingCapacity: true)
         // Every target was moved out by `deliver`.
+        assert(nextTarget == batch.targetCount, "Internal inconsistency: an inbox target was not delivered")
         batch.targetCount = 0
     }
 }
@@ -220,6 +220,12 @@ struct InboxState: Sendable {
     /// Keeps the emptied `buffer` for the next batch, unless a burst left it large: an idle tree holds
     /// on to at most ``InboxBuffer/retainedCapacity`` entries of each kind.
     mutating func keepAsSpare(_ buffer: inout InboxBuffer) {
+        // The buffers own raw memory, so one that is dropped must own none: the spare this replaces
+        // was emptied by `takeSpare()` at the start of the drain, and `buffer` holds no entries.
+        assert(
+            spare.actions == nil && spare.targets == nil && buffer.count == 0 && buffer.targetCount == 0,
+            "Internal inconsistency: an inbox buffer with memory or entries was dropped"
+        )
         if buffer.capacity > InboxBuffer.retainedCapacity {
             buffer.actions?.deallocate()
             buffer.actions = nil

@@ -53,6 +53,7 @@ final class ObserverStorage<State>: ManagedBuffer<ObserverStorageHeader, Observe
     ///
     /// - Returns: The observer's slot.
     func append(_ observer: Observer<State>?) -> Int {
+        assert(observer != nil, "Internal inconsistency: an empty slot appended as an observer")
         let slot = header.used
         initializeElement(at: slot, to: observer)
         header.used += 1
@@ -143,8 +144,10 @@ final class ObserverStorage<State>: ManagedBuffer<ObserverStorageHeader, Observe
     /// release). Observers cannot change the list meanwhile: subscribing and cancelling are work items
     /// that the tree's queue runs later.
     ///
-    /// Inlined into the node's notification, which is inlined into the walk's visit: as a call of its
-    /// own, with its loop in a closure of its own, it cost W3 about 40 instructions per child.
+    /// Inlined where it is called: into a child's composition, made where `with(_:reducer:)` is inlined
+    /// and compiled for the state's type there, and into the node's own notification, in the walk's
+    /// visit. As a call of its own, with its loop in a closure of its own, it cost W3 about 40
+    /// instructions per child.
     @inlinable
     @inline(__always)
     func notify(_ state: State) -> [Int]? {

@@ -35,17 +35,17 @@ struct ScratchStack<Element: BitwiseCopyable>: ~Copyable {
         count += 1
     }
 
-    /// Pushes up to `maximum` elements at once: `body` writes them from the pointer it is given, in
-    /// push order, and returns how many it wrote.
+    /// Pushes up to `maximum` elements at once: `body` initialises them at the start of the buffer it
+    /// is given, which has room for `maximum`, in push order, and returns how many it initialised.
     ///
     /// One capacity check for all of them, and the stack's storage and count read and written once
     /// rather than per element (they live in the owner's memory, which each store could alias).
     @inline(__always)
-    mutating func push(upTo maximum: Int, _ body: (UnsafeMutablePointer<Element>) -> Int) {
+    mutating func push(upTo maximum: Int, _ body: (UnsafeMutableBufferPointer<Element>) -> Int) {
         while capacity - count < maximum {
             grow()
         }
-        let written = body(elements + count)
+        let written = body(UnsafeMutableBufferPointer(start: elements + count, count: maximum))
         precondition(
             written <= maximum,
             "Internal inconsistency: \(written) elements pushed, at most \(maximum) allowed"

@@ -21,8 +21,9 @@ public struct StateStore<State: Sendable, Action: Sendable>: Store {
 
     /// A child of `parent` whose state `compose` builds from the parent's state and `initialState`.
     ///
-    /// ``with(_:reducer:)`` calls it with a `compose` made where it is inlined, so the pair is built by
-    /// code compiled for the concrete types.
+    /// ``with(_:reducer:)`` calls it with a `compose` and a `changeCheck` made where it is inlined, so
+    /// that building the pair, calling the observers with it and checking whether the local state
+    /// changed run in code compiled for the concrete types.
     @usableFromInline
     init<ParentState: Sendable, ChildState: Sendable>(
         childOf parent: StateStore<ParentState, Action>,

@@ -30,10 +30,11 @@ public struct DispatchDelayScheduler: DelayScheduler {
         // read directly: half the instructions, and an action recorder reads it for each action.
         var time = timespec()
         clock_gettime(CLOCK_MONOTONIC, &time)
-        // In `Int`: the monotonic clock is never negative, so this is the value `UInt64` would give,
+        // In `Int64`: the monotonic clock is never negative, so this is the value `UInt64` would give,
         // without the checks of converting each part to `UInt64` or the longer unsigned conversion to
-        // `Double` (about 8 instructions of each recorded action).
-        let nanoseconds = time.tv_sec &* 1_000_000_000 &+ time.tv_nsec
+        // `Double` (about 8 instructions of each recorded action). Not `Int`, which is 32 bits on 32-bit
+        // Linux, where the nanoseconds would wrap after two seconds.
+        let nanoseconds = Int64(time.tv_sec) &* 1_000_000_000 &+ Int64(time.tv_nsec)
         return TimeInterval(nanoseconds) / 1_000_000_000
         #else
         TimeInterval(DispatchTime.now().uptimeNanoseconds) / 1_000_000_000

@@ -5,18 +5,12 @@ class ActionNode<Action: Sendable>: TreeNode, InboxReceiver, @unchecked Sendable
     // `let`s never change.
     /// Whether a dispatched action of this node's type could be an ``AsyncAction`` (decided once).
     final let mayReceiveAsyncActions: Bool
-    /// Whether the root takes this node's `Action` too, so that the tree's inbox is an `Inbox<Action>`
-    /// (see ``inbox``). A flag rather than a second reference to the inbox: it packs beside the other
-    /// flags, where the reference cost every node 8 bytes.
+    /// Whether actions for this node wait in the root's inbox as plain values: the root takes this
+    /// node's `Action` too, so the tree's inbox is an `Inbox<Action>`, and no `map(actions:)` above
+    /// translates them into another type. Otherwise they travel as work items. A flag rather than a
+    /// second reference to the inbox: it packs beside the other flags, where the reference cost every
+    /// node 8 bytes.
     final let sharesRootInbox: Bool
-
-    /// The root's inbox when the root takes this node's `Action` too: actions for this node then wait
-    /// there as plain values. `nil` under a `map(actions:)`, where they travel as work items.
-    final var inbox: Inbox<Action>? {
-        // Safety: `sharesRootInbox` is set only for a node whose `Action` the root takes, whose tree's
-        // inbox is therefore an `Inbox<Action>` (`init` checks it in debug builds).
-        sharesRootInbox ? unsafeDowncast(tree.inbox, to: Inbox<Action>.self) : nil
-    }
 
     init(tree: StoreTree, parent: TreeNode?, sharesRootInbox: Bool) {
         assert(
@@ -61,8 +55,9 @@ class ActionNode<Action: Sendable>: TreeNode, InboxReceiver, @unchecked Sendable
         outcome: (@Sendable (ProcessOutcome) -> Void)? = nil
     ) {
         if sharesRootInbox {
-            // Safety: as in `inbox`. Written out rather than read through `inbox`, whose result is
-            // retained and released around the push; read from the tree's `let` here, it is borrowed.
+            // Safety: `sharesRootInbox` is set only for a node whose `Action` the root takes, whose
+            // tree's inbox is therefore an `Inbox<Action>` (`init` checks it in debug builds). The inbox
+            // is a `let` of the tree, which this node holds: borrowed, not retained around the push.
             let inbox = Unmanaged.passUnretained(unsafeDowncast(tree.inbox, to: Inbox<Action>.self))
             let mustDrain = inbox._withUnsafeGuaranteedRef {
                 $0.push(action, for: receiver, guardedBy: run, entry: entry, completion: outcome)

@@ -7,12 +7,6 @@
 typealias NodePath = ScratchStack<Unmanaged<TreeNode>>
 
 extension ScratchStack where Element == Unmanaged<TreeNode> {
-    /// Whether `node` is the node at `index`, compared by identity without retaining either. Sound because
-    /// the path is emptied after every action, so an entry never outlives the node it names.
-    func holds(_ node: Unmanaged<TreeNode>, at index: Int) -> Bool {
-        self[index].toOpaque() == node.toOpaque()
-    }
-
     mutating func append(_ node: TreeNode) {
         push(.passUnretained(node))
     }

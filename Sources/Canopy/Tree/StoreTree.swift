@@ -594,8 +594,8 @@ final class StoreTree: @unchecked Sendable {
             node.children.forEachReversed { child in
                 let index = child.toOpaque() == pathChild ? pathChildIndex : -1
                 // Safety: `push(upTo:)` made room for every slot of the list, and this writes one
-                // element per child, at most one per slot.
-                (free + pushed).initialize(to: Visit(node: child, parentChanged: true, pathIndex: index))
+                // element per child, at most one per slot (debug builds check the index).
+                free.initializeElement(at: pushed, to: Visit(node: child, parentChanged: true, pathIndex: index))
                 pushed += 1
             }
             return pushed
