@@ -81,4 +81,49 @@ import Testing
         _ = await root.state
         #expect(siblingStates.values == [Point()])
     }
+
+    @Test func aChildWhoseLocalStateDidNotChangeWakesNoneOfItsChildren() async {
+        // An action to a grandchild goes up through its parent, whose reducer leaves its local state as
+        // it was: the parent's other child is not visited, while the grandchild sees its new state.
+        let root = StateStore<Int, Int>(0) { _, _ in }
+        let parent = root.with(Point()) { _, _ in }
+        let target = parent.with(0) { value, amount in value += amount }
+        let other = parent.with(0) { _, _ in }
+        let targetStates = StateRecorder<Int>()
+        let otherStates = StateRecorder<Int>()
+        target.subscribe(
+            observer: Observer { state in
+                targetStates.record(state.1)
+                return .active
+            }
+        )
+        other.subscribe(
+            observer: Observer { state in
+                otherStates.record(state.1)
+                return .active
+            }
+        )
+        target.dispatch(2)
+        #expect(await targetStates.waitFor(count: 2) == [0, 2])
+        _ = await root.state
+        #expect(otherStates.values == [0])
+    }
+
+    @Test func aStateWithReferencesCountsAsChanged() async {
+        // A `String` root state is `Equatable` but not plain data: it is not compared, so an action
+        // that leaves it as it was still wakes every listening child.
+        let root = StateStore<String, Int>("") { _, _ in }
+        let child = root.with(0) { value, amount in value += amount }
+        let sibling = root.with(0) { _, _ in }
+        let siblingStates = StateRecorder<Int>()
+        sibling.subscribe(
+            observer: Observer { state in
+                siblingStates.record(state.1)
+                return .active
+            }
+        )
+        child.subscribe(observer: Observer { _ in .active })
+        child.dispatch(1)
+        #expect(await siblingStates.waitFor(count: 2) == [0, 0])
+    }
 }
