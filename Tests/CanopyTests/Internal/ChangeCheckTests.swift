@@ -126,4 +126,27 @@ import Testing
         child.dispatch(1)
         #expect(await siblingStates.waitFor(count: 2) == [0, 0])
     }
+
+    @Test func aRootMadeWithMiddlewareChecksItsStateToo() async {
+        // The initializer that takes middleware makes the root's change check as the others do.
+        let root = StateStore<Int, Int>(
+            0,
+            middlewares: [Middleware("pass") { action, context in context.next(action) }],
+            reducer: { _, _ in }
+        )
+        let child = root.with(0) { value, amount in value += amount }
+        let sibling = root.with(0) { _, _ in }
+        let siblingStates = StateRecorder<Int>()
+        sibling.subscribe(
+            observer: Observer { state in
+                siblingStates.record(state.1)
+                return .active
+            }
+        )
+        child.subscribe(observer: Observer { _ in .active })
+        child.dispatch(1)
+        _ = await child.state
+        _ = await root.state
+        #expect(siblingStates.values == [0])
+    }
 }
