@@ -62,11 +62,17 @@ enum ChangeCheckTable: Sendable {
     /// The check found for a pair of types, `nil` included, so that a type that is not `Equatable`
     /// is not cast again.
     private final class Found: @unchecked Sendable {
-        // Safety: `check` is a `ChangeCheck`, which is `Sendable`, or `nil`; it never changes.
-        let check: AnyObject?
+        // Safety: `stored` is a `ChangeCheck`, which is `Sendable`, or `nil`; it never changes.
+        private let stored: AnyObject?
 
         init(_ check: AnyObject?) {
-            self.check = check
+            self.stored = check
+        }
+
+        /// The check kept, typed: `Value` and `Action` are the types of the key it is kept under.
+        func check<Value, Action>(_: Value.Type, _: Action.Type) -> ChangeCheck<Value, Action>? {
+            // Safety: the table keeps under a key only a check of that key's two types.
+            stored.map { unsafeDowncast($0, to: ChangeCheck<Value, Action>.self) }
         }
     }
 
@@ -81,14 +87,13 @@ enum ChangeCheckTable: Sendable {
     ) -> ChangeCheck<Value, Action>? {
         let key = Key(value: ObjectIdentifier(Value.self), action: ObjectIdentifier(Action.self))
         if let known = found.withLock({ $0[key] }) {
-            // Safety: the table holds, under this key, only checks of these two types.
-            return known.check.map { unsafeDowncast($0, to: ChangeCheck<Value, Action>.self) }
+            return known.check(Value.self, Action.self)
         }
         let made = make()
         return found.withLock { table in
             // Another thread may have made one meanwhile: the first one kept is the one shared.
             if let known = table[key] {
-                return known.check.map { unsafeDowncast($0, to: ChangeCheck<Value, Action>.self) }
+                return known.check(Value.self, Action.self)
             }
             table[key] = Found(made)
             return made

@@ -19,8 +19,16 @@ import Testing
         static func == (lhs: Self, rhs: Self) -> Bool { true }
     }
 
-    private static func increment(_ value: inout Int, _ amount: Int) {
-        value += amount
+    /// Subscribes to `store` a recorder of the local part of its state.
+    private func recordLocal<Parent, Local>(of store: StateStore<(Parent, Local), Int>) -> StateRecorder<Local> {
+        let recorder = StateRecorder<Local>()
+        store.subscribe(
+            observer: Observer { state in
+                recorder.record(state.1)
+                return .active
+            }
+        )
+        return recorder
     }
 
     @Test func anEquatablePlainDataStateIsCheckedWithItsOwnEquality() throws {
@@ -62,20 +70,8 @@ import Testing
         let root = StateStore<Int, Int>(0) { _, _ in }
         let child = root.with(Point()) { point, amount in point.x += amount }
         let sibling = root.with(Point()) { point, amount in point.y += amount }
-        let childStates = StateRecorder<Point>()
-        let siblingStates = StateRecorder<Point>()
-        child.subscribe(
-            observer: Observer { state in
-                childStates.record(state.1)
-                return .active
-            }
-        )
-        sibling.subscribe(
-            observer: Observer { state in
-                siblingStates.record(state.1)
-                return .active
-            }
-        )
+        let childStates = recordLocal(of: child)
+        let siblingStates = recordLocal(of: sibling)
         child.dispatch(1)
         #expect(await childStates.waitFor(count: 2) == [Point(), Point(x: 1)])
         _ = await root.state
@@ -89,20 +85,8 @@ import Testing
         let parent = root.with(Point()) { _, _ in }
         let target = parent.with(0) { value, amount in value += amount }
         let other = parent.with(0) { _, _ in }
-        let targetStates = StateRecorder<Int>()
-        let otherStates = StateRecorder<Int>()
-        target.subscribe(
-            observer: Observer { state in
-                targetStates.record(state.1)
-                return .active
-            }
-        )
-        other.subscribe(
-            observer: Observer { state in
-                otherStates.record(state.1)
-                return .active
-            }
-        )
+        let targetStates = recordLocal(of: target)
+        let otherStates = recordLocal(of: other)
         target.dispatch(2)
         #expect(await targetStates.waitFor(count: 2) == [0, 2])
         _ = await root.state
@@ -115,13 +99,7 @@ import Testing
         let root = StateStore<String, Int>("") { _, _ in }
         let child = root.with(0) { value, amount in value += amount }
         let sibling = root.with(0) { _, _ in }
-        let siblingStates = StateRecorder<Int>()
-        sibling.subscribe(
-            observer: Observer { state in
-                siblingStates.record(state.1)
-                return .active
-            }
-        )
+        let siblingStates = recordLocal(of: sibling)
         child.subscribe(observer: Observer { _ in .active })
         child.dispatch(1)
         #expect(await siblingStates.waitFor(count: 2) == [0, 0])
@@ -136,13 +114,7 @@ import Testing
         )
         let child = root.with(0) { value, amount in value += amount }
         let sibling = root.with(0) { _, _ in }
-        let siblingStates = StateRecorder<Int>()
-        sibling.subscribe(
-            observer: Observer { state in
-                siblingStates.record(state.1)
-                return .active
-            }
-        )
+        let siblingStates = recordLocal(of: sibling)
         child.subscribe(observer: Observer { _ in .active })
         child.dispatch(1)
         _ = await child.state
