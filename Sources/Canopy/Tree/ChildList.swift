@@ -8,57 +8,97 @@
 /// Removing leaves an empty slot, so no other child moves; each child knows its slot
 /// (``TreeNode/listSlot``), so removal is O(1). The list is compacted once half of it is empty.
 struct ChildList: ~Copyable {
-    // Safety: `entries` is memory for `capacity` optional unmanaged references, the first `used` of them
-    // initialised (a removed child leaves `nil`); each non-`nil` one holds a +1 retain of its child, taken
-    // in `add` and given back in `remove` or `deinit`. The list has one owner, a node, and is used only
-    // on the tree's queue (or in the node's `deinit`, when nothing else can reach it).
-    private var entries: UnsafeMutablePointer<Unmanaged<TreeNode>?>?
-    private var capacity: Int32 = 0
-    private var used: Int32 = 0
-    /// The number of children in the list.
-    private(set) var liveCount: Int32 = 0
+    // Safety: `storage` is `nil` or one heap block: a `Header` at its start, then memory for
+    // `header.capacity` optional unmanaged references at `entriesOffset`, the first `header.used` of them
+    // initialised (a removed child leaves `nil`); each non-`nil` one holds a +1 retain of its child,
+    // taken in `add` and given back in `remove` or `deinit`. The list has one owner, a node, and is used
+    // only on the tree's queue (or in the node's `deinit`, when nothing else can reach it).
+    //
+    // One word in the node, the counts in the block: most nodes are leaves, with no block at all, and a
+    // node's size is what W4 counts for every child store (the counts inline took 12 bytes more).
+    private var storage: UnsafeMutableRawPointer?
+
+    private struct Header {
+        var capacity: Int32
+        var used: Int32
+        var live: Int32
+    }
+
+    /// Where the entries start in the block: after the header, aligned for a reference.
+    private static var entriesOffset: Int { 16 }
 
     init() {}
 
     deinit {
-        guard let entries else { return }
-        for index in 0..<Int(used) {
+        guard let storage else { return }
+        let header = Self.header(storage)
+        let entries = Self.entries(storage)
+        for index in 0..<Int(header.pointee.used) {
             entries[index]?.release()
         }
-        entries.deallocate()
+        storage.deallocate()
+    }
+
+    private static func header(_ storage: UnsafeMutableRawPointer) -> UnsafeMutablePointer<Header> {
+        storage.assumingMemoryBound(to: Header.self)
+    }
+
+    private static func entries(_ storage: UnsafeMutableRawPointer) -> UnsafeMutablePointer<Unmanaged<TreeNode>?> {
+        (storage + entriesOffset).assumingMemoryBound(to: Unmanaged<TreeNode>?.self)
+    }
+
+    /// The number of children in the list.
+    var liveCount: Int32 {
+        guard let storage else { return 0 }
+        return Self.header(storage).pointee.live
     }
 
     var isEmpty: Bool { liveCount == 0 }
 
     /// How many children ``forEachReversed(_:)`` may call its body with, at most.
-    var slotCount: Int { Int(used) }
+    var slotCount: Int {
+        guard let storage else { return 0 }
+        return Int(Self.header(storage).pointee.used)
+    }
+
+    /// Whether a block exists with a free slot after the used ones.
+    private var hasRoom: Bool {
+        guard let storage else { return false }
+        let header = Self.header(storage).pointee
+        return header.used < header.capacity
+    }
 
     /// Adds `child`, which has just attached, and retains it; sets its ``TreeNode/listSlot``.
     mutating func add(_ child: TreeNode) {
-        if used == capacity {
+        if !hasRoom {
             makeRoom()
         }
-        // Safety: `makeRoom()` left `used < capacity`, so the slot is allocated.
-        entries.unsafelyUnwrapped[Int(used)] = .passRetained(child)
+        // Safety: `makeRoom()` left a block with `used < capacity`, so the slot is allocated.
+        let storage = self.storage.unsafelyUnwrapped
+        let header = Self.header(storage)
+        let used = header.pointee.used
+        Self.entries(storage)[Int(used)] = .passRetained(child)
         child.listSlot = used
-        used += 1
-        liveCount += 1
+        header.pointee.used = used + 1
+        header.pointee.live += 1
     }
 
     /// Takes `child`, which is in the list, out of it; returns the list's reference for the caller to
     /// release once it no longer uses the child.
     mutating func remove(_ child: TreeNode) -> Unmanaged<TreeNode> {
         let slot = Int(child.listSlot)
-        // Safety: `child` is in the list, so `slot < used` and the entry holds it.
-        guard let entries, slot < Int(used), let entry = entries[slot],
+        // Safety: `child` is in the list, so the block exists, `slot < used` and the entry holds it.
+        guard let storage, slot < Int(Self.header(storage).pointee.used),
+            let entry = Self.entries(storage)[slot],
             entry.toOpaque() == Unmanaged.passUnretained(child).toOpaque()
         else {
             preconditionFailure("Internal inconsistency: a child was removed from a list it is not in")
         }
-        entries[slot] = nil
-        liveCount -= 1
-        if liveCount == 0 {
-            used = 0
+        let header = Self.header(storage)
+        Self.entries(storage)[slot] = nil
+        header.pointee.live -= 1
+        if header.pointee.live == 0 {
+            header.pointee.used = 0
         }
         return entry
     }
@@ -68,8 +108,9 @@ struct ChildList: ~Copyable {
     /// after the node's own visit).
     @inline(__always)
     func forEachReversed(_ body: (Unmanaged<TreeNode>) -> Void) {
-        guard let entries else { return }
-        var index = Int(used)
+        guard let storage else { return }
+        let entries = Self.entries(storage)
+        var index = Int(Self.header(storage).pointee.used)
         while index > 0 {
             index -= 1
             if let child = entries[index] {
@@ -80,22 +121,32 @@ struct ChildList: ~Copyable {
 
     /// Grows the memory, or compacts it when at least half of it is empty slots.
     private mutating func makeRoom() {
-        let live = Int(liveCount)
-        let newCapacity = live * 2 < Int(used) ? Swift.max(4, live * 2) : Swift.max(4, Int(capacity) * 2)
-        let grown = UnsafeMutablePointer<Unmanaged<TreeNode>?>.allocate(capacity: newCapacity)
+        let old = storage.map { Self.header($0).pointee } ?? Header(capacity: 0, used: 0, live: 0)
+        let live = Int(old.live)
+        let newCapacity =
+            live * 2 < Int(old.used) ? Swift.max(4, live * 2) : Swift.max(4, Int(old.capacity) * 2)
+        let grown = UnsafeMutableRawPointer.allocate(
+            byteCount: Self.entriesOffset + newCapacity * MemoryLayout<Unmanaged<TreeNode>?>.stride,
+            alignment: Swift.max(MemoryLayout<Header>.alignment, MemoryLayout<Unmanaged<TreeNode>?>.alignment)
+        )
+        grown.bindMemory(to: Header.self, capacity: 1)
+        let grownEntries = (grown + Self.entriesOffset).bindMemory(
+            to: Unmanaged<TreeNode>?.self,
+            capacity: newCapacity
+        )
         var kept = 0
-        if let entries {
-            for index in 0..<Int(used) {
+        if let storage {
+            let entries = Self.entries(storage)
+            for index in 0..<Int(old.used) {
                 guard let child = entries[index] else { continue }
-                (grown + kept).initialize(to: child)
+                (grownEntries + kept).initialize(to: child)
                 // Safety: the entry holds a +1 retain of the child, so it is alive.
                 child._withUnsafeGuaranteedRef { $0.listSlot = Int32(kept) }
                 kept += 1
             }
-            entries.deallocate()
+            storage.deallocate()
         }
-        entries = grown
-        capacity = Int32(newCapacity)
-        used = Int32(kept)
+        Self.header(grown).initialize(to: Header(capacity: Int32(newCapacity), used: Int32(kept), live: Int32(kept)))
+        storage = grown
     }
 }

@@ -176,7 +176,6 @@ class StateNode<State: Sendable, Action: Sendable>: ActionNode<Action>, StoreNod
             makeRoomForObserver()
             // Safety: `makeRoomForObserver()` has just made `observers` non-nil, with room.
             let slot = observers.unsafelyUnwrapped.append(observer)
-            observerCount += 1
             listenersChanged()
             if let observerIndex {
                 if !observerIndex.insert(observer.id, slot: slot) {
@@ -193,6 +192,10 @@ class StateNode<State: Sendable, Action: Sendable>: ActionNode<Action>, StoreNod
         if status == .dead {
             removeObserver(id: observer.id)
         }
+    }
+
+    override final var observerCount: Int {
+        observers?.live ?? 0
     }
 
     final func removeObserver(id: UUID) {
@@ -216,7 +219,6 @@ class StateNode<State: Sendable, Action: Sendable>: ActionNode<Action>, StoreNod
     private final func removeObserver(at slot: Int, compacting: Bool = true) {
         guard let observers, let id = observers.remove(at: slot) else { return }
         observerIndex?.remove(id, slot: slot)
-        observerCount -= 1
         listenersChanged()
         if compacting {
             compactObserversIfSparse()

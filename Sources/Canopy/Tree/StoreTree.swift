@@ -365,7 +365,7 @@ final class StoreTree: @unchecked Sendable {
         }
         let clock = ContinuousClock()
         let started = clock.now
-        let notified = reduceAndPublish(action, at: node)
+        let notified = reduceAndPublish(action, at: node, countingObservers: true)
         diagnostics.record(
             .reduced(store: node.storeID, action: String(describing: action), duration: clock.now - started)
         )
@@ -374,10 +374,14 @@ final class StoreTree: @unchecked Sendable {
     }
 
     /// On the queue: the reducers from `node` up to the root, then the walk down; returns how many
-    /// observers were called.
+    /// observers were called when `countingObservers` (for diagnostics), 0 otherwise.
     @discardableResult
     @inline(__always)
-    private func reduceAndPublish<Action>(_ action: Action, at node: ActionNode<Action>) -> Int {
+    private func reduceAndPublish<Action>(
+        _ action: Action,
+        at node: ActionNode<Action>,
+        countingObservers: Bool = false
+    ) -> Int {
         #if DEBUG
         precondition(!isProcessing, "Internal inconsistency: an action was reduced while another one was")
         isProcessing = true
@@ -387,7 +391,7 @@ final class StoreTree: @unchecked Sendable {
         var notified = 0
         reduceUp(action, from: node)
         if isListenedTo {
-            notified = publishDown()
+            notified = publishDown(countingObservers: countingObservers)
         }
         path.removeAll()
         if node.mayReceiveAsyncActions, let asyncAction = action as? any AsyncAction {
@@ -538,7 +542,10 @@ final class StoreTree: @unchecked Sendable {
     /// through them, as in Puredux). Off the path, a subtree is visited only when its parent's state may
     /// have changed: a sibling whose inputs provably did not change costs nothing. Iterative, in
     /// depth-first order: a node's observers run before its children's, children in attach order.
-    private func publishDown() -> Int {
+    ///
+    /// Returns how many observers were called, when `countingObservers` (a node keeps no count of its
+    /// own to read cheaply), 0 otherwise.
+    private func publishDown(countingObservers: Bool) -> Int {
         var notified = 0
         guard path.count > 0 else { return notified }
         let outer = callingThread.enter()
@@ -551,17 +558,20 @@ final class StoreTree: @unchecked Sendable {
             // only the node's own observers (during its visit) and work items (after the walk) take a
             // node out of a list. Visits hold their nodes unmanaged, so the walk does no reference
             // counting.
-            notified += visit.node._withUnsafeGuaranteedRef { node in
+            visit.node._withUnsafeGuaranteedRef { node in
                 visitNode(node, visit)
+                if countingObservers {
+                    notified += node.observerCount
+                }
             }
         }
         return notified
     }
 
     /// On the queue, during the walk down: refreshes and notifies `node`, and pushes the children to
-    /// visit next. Returns how many observers were called.
+    /// visit next.
     @inline(__always)
-    private func visitNode(_ node: TreeNode, _ visit: Visit) -> Int {
+    private func visitNode(_ node: TreeNode, _ visit: Visit) {
         let onPath = visit.pathIndex >= 0
         let changed = node.visit(parentChanged: visit.parentChanged, onPath: onPath)
         if changed {
@@ -575,7 +585,6 @@ final class StoreTree: @unchecked Sendable {
                 stack.push(Visit(node: pathChild, parentChanged: false, pathIndex: visit.pathIndex - 1))
             }
         }
-        return node.observerCount
     }
 
     /// On the queue, during the walk down: pushes the children of `node`, whose state may have changed,

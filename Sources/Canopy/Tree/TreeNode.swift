@@ -25,12 +25,10 @@ class TreeNode: @unchecked Sendable {
     final let tree: StoreTree
     final let parentNode: TreeNode?
     // The stored fields are laid out for size (W4 counts the bytes of each child store): the 32-bit
-    // fields fill what the 20-byte child list leaves of its last word and follow one another, and the
-    // `Bool`s come last, so that the subclasses' first `Bool` packs beside them.
+    // fields follow one another, and the `Bool`s come last, so that the subclasses' first `Bool` packs
+    // beside them. A child node is 152 bytes, a 160-byte block from `malloc`.
     /// The node's attached children, in the order they attached.
     @exclusivity(unchecked) final var children = ChildList()
-    /// The number of observers of this node, stored in 32 bits (see ``observerCount``).
-    @exclusivity(unchecked) private final var storedObserverCount: Int32 = 0
     /// How many children have been made from this node.
     private final let childrenMade = Atomic<Int32>(0)
     /// What keeps this node in the tree besides the tree itself: its handle (``ChildHandle``), while any
@@ -113,11 +111,9 @@ class TreeNode: @unchecked Sendable {
         detach()
     }
 
-    /// On the queue: the number of observers of this node.
-    final var observerCount: Int {
-        get { Int(storedObserverCount) }
-        set { storedObserverCount = Int32(truncatingIfNeeded: newValue) }
-    }
+    /// On the queue: the number of observers of this node. A node with state overrides it; it keeps no
+    /// count of its own (its observer list has one), which would cost every node 4 bytes.
+    var observerCount: Int { 0 }
 
     /// The number of ancestors.
     final var depth: Int {
