@@ -24,7 +24,7 @@ struct ChildList: ~Copyable {
         var live: Int32
     }
 
-    /// Where the entries start in the block: after the header, aligned for a reference.
+    /// Where the entries start in the block: after the 12-byte header, aligned for a reference.
     private static var entriesOffset: Int { 16 }
 
     init() {}
@@ -39,11 +39,16 @@ struct ChildList: ~Copyable {
         storage.deallocate()
     }
 
+    /// The header at the start of `storage`, a block made by `makeRoom()`.
     private static func header(_ storage: UnsafeMutableRawPointer) -> UnsafeMutablePointer<Header> {
+        // Safety: `makeRoom()` binds the block's first bytes to `Header` and initialises them.
         storage.assumingMemoryBound(to: Header.self)
     }
 
+    /// The entries of `storage`, a block made by `makeRoom()`.
     private static func entries(_ storage: UnsafeMutableRawPointer) -> UnsafeMutablePointer<Unmanaged<TreeNode>?> {
+        // Safety: `makeRoom()` binds the block from `entriesOffset` on to the entries' type; the first
+        // `used` are initialised.
         (storage + entriesOffset).assumingMemoryBound(to: Unmanaged<TreeNode>?.self)
     }
 
