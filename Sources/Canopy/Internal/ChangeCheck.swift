@@ -2,10 +2,10 @@
 /// `Equatable` plain data: what lets the walk down skip the children of a node whose state an action
 /// left as it was (SPEC §8).
 ///
-/// Made where `with(_:reducer:)` is inlined, so, where the state's type is known there, the check is
-/// compiled for it: the "before" copy is a plain copy and `==` the type's own, with none of the value
-/// witness calls that code generic over the state pays (about 90 instructions per action). One check
-/// is shared by every node of the same types.
+/// Made where `with(_:reducer:)` or a root initializer is inlined, so, where the state's type is known
+/// there, the check is compiled for it: the "before" copy is a plain copy and `==` the type's own, with
+/// none of the value witness calls that code generic over the state pays (about 90 instructions per
+/// action). One check is shared by every node of the same types.
 @usableFromInline
 final class ChangeCheck<Value, Action>: @unchecked Sendable {
     // Safety: `reduce` never changes, and the closure captures nothing but, in generic code, the

@@ -331,13 +331,7 @@ struct InboxBuffer: @unchecked Sendable {
 
     private mutating func growTargets() {
         let newCapacity = Swift.max(16, targetCapacity * 2)
-        let grown = UnsafeMutablePointer<Target>.allocate(capacity: newCapacity)
-        if let targets {
-            // Safety: the old memory holds `targetCount` initialised targets; they move over.
-            grown.moveInitialize(from: targets, count: targetCount)
-            targets.deallocate()
-        }
-        targets = grown
+        targets = Self.moved(targets, count: targetCount, toCapacity: newCapacity)
         targetCapacity = newCapacity
     }
 
@@ -404,17 +398,25 @@ struct InboxBuffer: @unchecked Sendable {
 
     private mutating func grow<Action>(_: Action.Type) {
         let newCapacity = Swift.max(16, capacity * 2)
-        let newActions = UnsafeMutableRawPointer.allocate(
-            byteCount: newCapacity * MemoryLayout<Action>.stride,
-            alignment: MemoryLayout<Action>.alignment
-        )
-        let typed = newActions.bindMemory(to: Action.self, capacity: newCapacity)
-        if let actions {
-            // Safety: the old memory holds `count` initialised values of `Action`; they move over.
-            typed.moveInitialize(from: actions.assumingMemoryBound(to: Action.self), count: count)
-            actions.deallocate()
-        }
-        self.actions = newActions
+        // Safety: `actions` holds `count` initialised values of `Action`, the inbox's action type.
+        let old = actions?.assumingMemoryBound(to: Action.self)
+        actions = UnsafeMutableRawPointer(Self.moved(old, count: count, toCapacity: newCapacity))
         capacity = newCapacity
+    }
+
+    /// New memory for `capacity` values, with the `count` values of `old` moved to its start; `old` is
+    /// freed.
+    private static func moved<Value>(
+        _ old: UnsafeMutablePointer<Value>?,
+        count: Int,
+        toCapacity capacity: Int
+    ) -> UnsafeMutablePointer<Value> {
+        let grown = UnsafeMutablePointer<Value>.allocate(capacity: capacity)
+        if let old {
+            // Safety: the caller passes the number of initialised values of `old`; they move over.
+            grown.moveInitialize(from: old, count: count)
+            old.deallocate()
+        }
+        return grown
     }
 }
