@@ -35,24 +35,6 @@ struct ScratchStack<Element: BitwiseCopyable>: ~Copyable {
         count += 1
     }
 
-    /// Pushes up to `maximum` elements at once: `body` initialises them at the start of the buffer it
-    /// is given, which has room for `maximum`, in push order, and returns how many it initialised.
-    ///
-    /// One capacity check for all of them, and the stack's storage and count read and written once
-    /// rather than per element (they live in the owner's memory, which each store could alias).
-    @inline(__always)
-    mutating func push(upTo maximum: Int, _ body: (UnsafeMutableBufferPointer<Element>) -> Int) {
-        while capacity - count < maximum {
-            grow()
-        }
-        let written = body(UnsafeMutableBufferPointer(start: elements + count, count: maximum))
-        precondition(
-            written <= maximum,
-            "Internal inconsistency: \(written) elements pushed, at most \(maximum) allowed"
-        )
-        count += written
-    }
-
     @inline(__always)
     mutating func pop() -> Element? {
         guard count > 0 else { return nil }

@@ -60,12 +60,6 @@ struct ChildList: ~Copyable {
 
     var isEmpty: Bool { liveCount == 0 }
 
-    /// How many children ``forEachReversed(_:)`` may call its body with, at most.
-    var slotCount: Int {
-        guard let storage else { return 0 }
-        return Int(Self.header(storage).pointee.used)
-    }
-
     /// Whether a block exists with a free slot after the used ones.
     private var hasRoom: Bool {
         guard let storage else { return false }
@@ -108,20 +102,14 @@ struct ChildList: ~Copyable {
         return entry
     }
 
-    /// Calls `body` with each child, last attached first. `body` must not add or remove children of
-    /// this list (the walk down only reads it; attaching and detaching happen in observers' work items or
-    /// after the node's own visit).
-    @inline(__always)
-    func forEachReversed(_ body: (Unmanaged<TreeNode>) -> Void) {
-        guard let storage else { return }
-        let entries = Self.entries(storage)
-        var index = Int(Self.header(storage).pointee.used)
-        while index > 0 {
-            index -= 1
-            if let child = entries[index] {
-                body(child)
-            }
-        }
+    /// The list's slots, in attach order: a child, or `nil` where one was removed. The walk down goes
+    /// through them while observers run: a child's observers may take that child out of the list
+    /// meanwhile, which empties its slot (and, when it was the last child, marks the slots unused, all of
+    /// them being empty) and moves no other child. The buffer is valid until a child is added, which may
+    /// move the block; nothing adds a child during the walk.
+    var slots: UnsafeBufferPointer<Unmanaged<TreeNode>?> {
+        guard let storage else { return UnsafeBufferPointer(start: nil, count: 0) }
+        return UnsafeBufferPointer(start: Self.entries(storage), count: Int(Self.header(storage).pointee.used))
     }
 
     /// Grows the memory, or compacts it when at least half of it is empty slots.

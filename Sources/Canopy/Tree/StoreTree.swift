@@ -554,29 +554,36 @@ final class StoreTree: @unchecked Sendable {
         stack.push(Visit(node: path[top], parentChanged: false, pathIndex: top))
         while let visit = stack.pop() {
             // Safety: a node on the path is alive while the action is processed (see `NodePath`); any
-            // other node is in its parent's child list, which holds it, and stays there until its visit:
-            // only the node's own observers (during its visit) and work items (after the walk) take a
-            // node out of a list. Visits hold their nodes unmanaged, so the walk does no reference
-            // counting.
+            // other node is in its parent's child list, which holds it, or was taken out of it during
+            // the walk by its own observers, and is then kept by something else (see `detach()`).
+            // Visits hold their nodes unmanaged, so the walk does no reference counting.
             visit.node._withUnsafeGuaranteedRef { node in
-                visitNode(node, visit)
-                if countingObservers {
-                    notified += node.observerCount
+                if visit.nextChild < 0 {
+                    visitNode(node, visit, notified: &notified, countingObservers: countingObservers)
+                } else {
+                    visitChildren(of: node, visit, notified: &notified, countingObservers: countingObservers)
                 }
             }
         }
         return notified
     }
 
-    /// On the queue, during the walk down: refreshes and notifies `node`, and pushes the children to
-    /// visit next.
+    /// On the queue, during the walk down: refreshes and notifies `node`, then goes on to its children
+    /// if its state may have changed, or else to the next node on the action's path.
     @inline(__always)
-    private func visitNode(_ node: TreeNode, _ visit: Visit) {
-        let onPath = visit.pathIndex >= 0
-        let changed = node.visit(parentChanged: visit.parentChanged, onPath: onPath)
+    private func visitNode(_ node: TreeNode, _ visit: Visit, notified: inout Int, countingObservers: Bool) {
+        let changed = node.visit(parentChanged: visit.parentChanged, onPath: visit.pathIndex >= 0)
+        if countingObservers {
+            notified += node.observerCount
+        }
         if changed {
             if !node.children.isEmpty {
-                pushChildren(of: node, pathIndex: visit.pathIndex)
+                visitChildren(
+                    of: node,
+                    Visit(children: .passUnretained(node), pathIndex: visit.pathIndex, from: 0),
+                    notified: &notified,
+                    countingObservers: countingObservers
+                )
             }
         } else if visit.pathIndex > 0 {
             let pathChild = path[visit.pathIndex - 1]
@@ -587,39 +594,99 @@ final class StoreTree: @unchecked Sendable {
         }
     }
 
-    /// On the queue, during the walk down: pushes the children of `node`, whose state may have changed,
-    /// to be visited next, last first, so that the walk pops them in attach order. Not inlined: kept out
-    /// of the visit of every node, most of which are leaves, it lets the compiler inline that visit
-    /// into the walk's loop.
-    @inline(never)
-    private func pushChildren(of node: TreeNode, pathIndex: Int) {
-        let pathChildIndex = pathIndex - 1
-        // The one child on the action's path, if the path goes on below `node`; read once, and the
-        // room for every child made once, so that each child costs a compare and a store.
-        let pathChild = pathChildIndex >= 0 ? path[pathChildIndex].toOpaque() : nil
-        let children = node.children.slotCount
-        stack.push(upTo: children) { free in
-            var pushed = 0
-            node.children.forEachReversed { child in
-                let index = child.toOpaque() == pathChild ? pathChildIndex : -1
-                // Safety: `push(upTo:)` made room for every slot of the list, and this writes one
-                // element per child, at most one per slot (debug builds check the index).
-                free.initializeElement(at: pushed, to: Visit(node: child, parentChanged: true, pathIndex: index))
-                pushed += 1
-            }
-            return pushed
+    /// On the queue, during the walk down: visits the children of `node`, whose state may have changed,
+    /// in attach order from slot `visit.nextChild` of its list on.
+    ///
+    /// A child with no attached children of its own, as most are, is visited here, in the loop over the
+    /// list. At the first child with children, the walk saves its place in this list on the stack, below
+    /// that child, so that the child's subtree is walked first and the list resumes after it: depth-first
+    /// order, with one stack entry per node that has children rather than one per child.
+    ///
+    /// Two copies, with and without counting observers, so that the loop keeps its values in registers
+    /// around the visits' calls. Not inlined: kept out of the visit of every node, they let the compiler
+    /// inline that visit into the walk's loop.
+    @inline(__always)
+    private func visitChildren(of node: TreeNode, _ visit: Visit, notified: inout Int, countingObservers: Bool) {
+        if countingObservers {
+            visitChildrenCountingObservers(of: node, visit, notified: &notified)
+        } else {
+            visitChildren(of: node, visit)
         }
     }
 
-    /// A node the walk down still has to visit.
+    @inline(never)
+    private func visitChildren(of node: TreeNode, _ visit: Visit) {
+        var notified = 0
+        walkChildren(of: node, visit, notified: &notified, countingObservers: false)
+    }
+
+    @inline(never)
+    private func visitChildrenCountingObservers(of node: TreeNode, _ visit: Visit, notified: inout Int) {
+        walkChildren(of: node, visit, notified: &notified, countingObservers: true)
+    }
+
+    @inline(__always)
+    private func walkChildren(of node: TreeNode, _ visit: Visit, notified: inout Int, countingObservers: Bool) {
+        let pathChildIndex = visit.pathIndex - 1
+        // The one child on the action's path, if the path goes on below `node`.
+        let pathChild = pathChildIndex >= 0 ? path[pathChildIndex].toOpaque() : nil
+        // Read once: the children's own visits may empty slots, but add none (see `ChildList.slots`).
+        let slots = node.children.slots
+        var slot = Int(visit.nextChild)
+        while slot < slots.count {
+            let entry = slots[slot]
+            slot += 1
+            guard let child = entry else { continue }
+            let pathIndex = child.toOpaque() == pathChild ? pathChildIndex : -1
+            // Safety: the child is in the list, which holds it (see `publishDown`).
+            let isLeaf = child._withUnsafeGuaranteedRef { child in
+                guard child.children.isEmpty else { return false }
+                // A leaf's visit goes no further: the path, if it went on below the leaf, would go
+                // through an attached child.
+                _ = child.visit(parentChanged: true, onPath: pathIndex >= 0)
+                if countingObservers {
+                    notified += child.observerCount
+                }
+                return true
+            }
+            if !isLeaf {
+                stack.push(Visit(children: .passUnretained(node), pathIndex: visit.pathIndex, from: slot))
+                stack.push(Visit(node: child, parentChanged: true, pathIndex: pathIndex))
+                return
+            }
+        }
+    }
+
+    /// What the walk down still has to do: visit a node, or go on with a node's children.
     private struct Visit {
         /// The node: on the action's path, which keeps it alive, or in its parent's child list, which
         /// holds it.
         let node: Unmanaged<TreeNode>
-        /// Whether the parent's state may have changed.
-        let parentChanged: Bool
         /// The node's index in `path`, or -1 when it is off the path.
         let pathIndex: Int
+        /// -1 to visit `node`; otherwise the slot of `node`'s child list to go on from, the node itself
+        /// having been visited and its state having changed.
+        let nextChild: Int32
+        /// Whether the parent's state may have changed (for a visit of `node`).
+        let parentChanged: Bool
+
+        /// A visit of `node`.
+        init(node: Unmanaged<TreeNode>, parentChanged: Bool, pathIndex: Int) {
+            self.node = node
+            self.pathIndex = pathIndex
+            self.nextChild = -1
+            self.parentChanged = parentChanged
+        }
+
+        /// The rest of `node`'s children, from slot `from` on.
+        init(children node: Unmanaged<TreeNode>, pathIndex: Int, from slot: Int) {
+            self.node = node
+            self.pathIndex = pathIndex
+            // A list's slots are counted in 32 bits (`ChildList`).
+            self.nextChild = Int32(truncatingIfNeeded: slot)
+            self.parentChanged = true
+        }
+
     }
 
     // MARK: Confinement

@@ -191,6 +191,82 @@ import Testing
         #expect(secondSeen.values == [[0, 0], [1, 0], [3, 0]])
     }
 
+    @Test func theWalkDownVisitsNodesDepthFirstInAttachOrder() async {
+        // Leaves and nodes with children mixed, so that the walk visits some children in its loop over
+        // a list and goes down into others, coming back to the list after their subtrees.
+        let log = StateRecorder<String>()
+        let root = StateStore<Int, Int>(0) { state, action in state += action }
+        let a = root.with(0) { _, _ in }
+        let b = root.with(0) { _, _ in }
+        let b1 = b.with(0) { _, _ in }
+        let b1a = b1.with(0) { _, _ in }
+        let b2 = b.with(0) { _, _ in }
+        let c = root.with(0) { _, _ in }
+        let d = root.with(0) { _, _ in }
+        let d1 = d.with(0) { _, _ in }
+        // Subscribed in depth-first order, which is the order each node attaches to its parent.
+        Self.observe(root, as: "root", in: log)
+        Self.observe(a, as: "a", in: log)
+        Self.observe(b, as: "b", in: log)
+        Self.observe(b1, as: "b1", in: log)
+        Self.observe(b1a, as: "b1a", in: log)
+        Self.observe(b2, as: "b2", in: log)
+        Self.observe(c, as: "c", in: log)
+        Self.observe(d, as: "d", in: log)
+        Self.observe(d1, as: "d1", in: log)
+        _ = await log.waitFor(count: 9)
+        await root.send(1)
+        #expect(log.values.dropFirst(9) == ["root", "a", "b", "b1", "b1a", "b2", "c", "d", "d1"])
+        await b1.send(1)  // the root's state changes: the whole tree again
+        #expect(log.values.dropFirst(18) == ["root", "a", "b", "b1", "b1a", "b2", "c", "d", "d1"])
+    }
+
+    @Test func childrenThatLeaveTheTreeDuringTheWalkDoNotStopItsSiblings() async {
+        // `a` and `c` lose their only observer during the walk, which takes them out of the root's
+        // child list while the walk goes through it; `b1`'s going takes `b` out with it, while the walk
+        // is below `b`. Their siblings are visited all the same, and in the next walk only they are.
+        let log = StateRecorder<String>()
+        let root = StateStore<Int, Int>(0) { state, action in state += action }
+        let a = root.with(0) { _, _ in }
+        let b = root.with(0) { _, _ in }
+        let b1 = b.with(0) { _, _ in }
+        let c = root.with(0) { _, _ in }
+        let d = root.with(0) { _, _ in }
+        Self.observe(a, as: "a", in: log, dyingAfter: 2)
+        Self.observe(b1, as: "b1", in: log, dyingAfter: 2)
+        Self.observe(c, as: "c", in: log, dyingAfter: 2)
+        Self.observe(d, as: "d", in: log)
+        _ = await log.waitFor(count: 4)
+        await root.send(1)
+        #expect(log.values.dropFirst(4) == ["a", "b1", "c", "d"])
+        await root.send(1)
+        #expect(log.values.dropFirst(8) == ["d"])
+        #expect(await isAttached(a) == false)
+        #expect(await isAttached(b) == false)
+        #expect(await isAttached(c) == false)
+        #expect(await isAttached(d))
+    }
+
+    /// Subscribes an observer that logs `name` on each call and says it is done after `calls` calls.
+    private static func observe<State>(
+        _ store: StateStore<State, Int>,
+        as name: String,
+        in log: StateRecorder<String>,
+        dyingAfter calls: Int = .max
+    ) {
+        let made = LockedValue(0)
+        store.subscribe(
+            observer: Observer { _ in
+                log.record(name)
+                let count = made.withLock { count in
+                    count += 1
+                    return count
+                }
+                return count >= calls ? .dead : .active
+            }
+        )
+    }
+
     @Test func observersOnThePathSeeEveryActionEvenWhenTheStateIsTheSame() async {
         let root = StateStore<Int, Int>(0) { _, _ in }
         let child = root.with(0) { _, _ in }
