@@ -72,13 +72,36 @@ public enum W3Tree {
     /// written in each system's own observer form), so that the instruction counts of W3 (run.sh)
     /// measure the tree and not the harness: a closure with a context of its own costs a retain and a
     /// release per call in the floors' loops, which made the floors cost more than seven times what
-    /// DESIGN.md measured for them. A few observers are probes with a closure of their own, which check
-    /// exactly what their child saw. The counted observers are checked only as a total: a system that
-    /// gave one of them a state too many and another one too few would pass. Each observer's own count
-    /// is what the library's tests check (`Tests/CanopyTests`); here the total guards the measurement.
+    /// DESIGN.md measured for them. A few observers are probes, which check exactly what their child
+    /// saw: each system calls ``Check/record(_:)`` from a closure in its own observer form too, so that
+    /// a probe costs every system one closure call (a closure handed to the observer's closure cost
+    /// Canopy a second call, through a conversion thunk: ~15 instructions per probe). The counted
+    /// observers are checked only as a total: a system that gave one of them a state too many and
+    /// another one too few would pass. Each observer's own count is what the library's tests check
+    /// (`Tests/CanopyTests`); here the total guards the measurement.
     private enum Probe {
         case counted
-        case closure(@Sendable ((Int, Int)) -> Void)
+        case probe(Check)
+    }
+
+    /// What a probe checks.
+    private enum Check: Sendable {
+        /// Counts the states the probe got and keeps the last one (throughput).
+        case lastState(Tally, LastValue<(Int, Int)>)
+        /// Tells `probe` that a state arrived, once `armed` is set (latency).
+        case arrival(armed: Tally, probe: LatencyProbe)
+
+        func record(_ state: (Int, Int)) {
+            switch self {
+            case .lastState(let tally, let last):
+                tally.value += 1
+                last.value = state
+            case .arrival(let armed, let probe):
+                if armed.value != 0 {
+                    probe.arrive()
+                }
+            }
+        }
     }
 
     /// Counts the calls of the ``Probe/counted`` observers of every W3 tree in the process.
@@ -103,7 +126,7 @@ public enum W3Tree {
                 for observer in 0..<shape.observersPerChild {
                     switch makeObserver(child, observer) {
                     case .counted: tree.subscribe(node) { _ in Counter.calls &+= 1 }
-                    case .closure(let observe): tree.subscribe(node, observe)
+                    case .probe(let check): tree.subscribe(node) { check.record($0) }
                     }
                 }
             }
@@ -121,7 +144,7 @@ public enum W3Tree {
                     observers: (0..<shape.observersPerChild).map { observer in
                         switch makeObserver(child, observer) {
                         case .counted: FloorObserver { _ in Counter.calls &+= 1 }
-                        case .closure(let observe): FloorObserver(observe)
+                        case .probe(let check): FloorObserver { check.record($0) }
                         }
                     }
                 )
@@ -140,10 +163,10 @@ public enum W3Tree {
                                 return .active
                             }
                         )
-                    case .closure(let observe):
+                    case .probe(let check):
                         store.subscribe(
                             observer: Observer { state in
-                                observe(state)
+                                check.record(state)
                                 return .active
                             }
                         )
@@ -169,12 +192,7 @@ public enum W3Tree {
         Counter.calls = 0
         let tree = makeTree(system, shape: shape) { child, observer in
             guard observer == 0 else { return .counted }
-            let tally = tallies[child]
-            let last = lastSeen[child]
-            return .closure { state in
-                tally.value += 1
-                last.value = state
-            }
+            return .probe(.lastState(tallies[child], lastSeen[child]))
         }
         _ = tree.settle()
         var settled = (root: 0, locals: [Int]())
@@ -234,11 +252,7 @@ public enum W3Tree {
         let lastObserver = shape.observersPerChild - 1
         let tree = makeTree(system, shape: shape) { child, observer in
             guard child == lastChild, observer == lastObserver else { return .counted }
-            return .closure { _ in
-                if armed.value != 0 {
-                    probe.arrive()
-                }
-            }
+            return .probe(.arrival(armed: armed, probe: probe))
         }
         _ = tree.settle()
         // Safety of `armed`: written here before any sampled dispatch; `dispatch` hands the write to the
