@@ -227,7 +227,7 @@ struct InboxState: Sendable {
             "Internal inconsistency: an inbox buffer with memory or entries was dropped"
         )
         if buffer.capacity > InboxBuffer.retainedCapacity {
-            buffer.actions?.deallocate()
+            InboxMemory.free(buffer.actions)
             buffer.actions = nil
             buffer.capacity = 0
         }
@@ -252,6 +252,7 @@ struct InboxBuffer: @unchecked Sendable {
     // moved from. `targets` is memory for `targetCapacity` targets, the first `targetCount` of them
     // initialised until `run` delivers them: `deliver` moves each out, and `run` then sets the count to
     // zero.
+    // Both blocks come from `InboxMemory` and go back to it.
     struct Work {
         /// The number of actions pushed before this work item.
         let position: Int
@@ -323,7 +324,7 @@ struct InboxBuffer: @unchecked Sendable {
         guard let targets else { return }
         // Safety: the first `targetCount` targets are initialised.
         targets.deinitialize(count: targetCount)
-        targets.deallocate()
+        InboxMemory.free(targets)
         self.targets = nil
         targetCapacity = 0
         targetCount = 0
@@ -331,7 +332,7 @@ struct InboxBuffer: @unchecked Sendable {
 
     private mutating func growTargets() {
         let newCapacity = Swift.max(16, targetCapacity * 2)
-        targets = Self.moved(targets, count: targetCount, toCapacity: newCapacity)
+        targets = InboxMemory.grown(targets, count: targetCount, toCapacity: newCapacity)
         targetCapacity = newCapacity
     }
 
@@ -385,7 +386,7 @@ struct InboxBuffer: @unchecked Sendable {
         guard let actions else { return }
         // Safety: `actions` holds `count` initialised values of `Action`, the inbox's action type.
         actions.assumingMemoryBound(to: Action.self).deinitialize(count: count)
-        actions.deallocate()
+        InboxMemory.free(actions)
         self.actions = nil
         capacity = 0
         count = 0
@@ -400,23 +401,7 @@ struct InboxBuffer: @unchecked Sendable {
         let newCapacity = Swift.max(16, capacity * 2)
         // Safety: `actions` holds `count` initialised values of `Action`, the inbox's action type.
         let old = actions?.assumingMemoryBound(to: Action.self)
-        actions = UnsafeMutableRawPointer(Self.moved(old, count: count, toCapacity: newCapacity))
+        actions = UnsafeMutableRawPointer(InboxMemory.grown(old, count: count, toCapacity: newCapacity))
         capacity = newCapacity
-    }
-
-    /// New memory for `capacity` values, with the `count` values of `old` moved to its start; `old` is
-    /// freed.
-    private static func moved<Value>(
-        _ old: UnsafeMutablePointer<Value>?,
-        count: Int,
-        toCapacity capacity: Int
-    ) -> UnsafeMutablePointer<Value> {
-        let grown = UnsafeMutablePointer<Value>.allocate(capacity: capacity)
-        if let old {
-            // Safety: the caller passes the number of initialised values of `old`; they move over.
-            grown.moveInitialize(from: old, count: count)
-            old.deallocate()
-        }
-        return grown
     }
 }

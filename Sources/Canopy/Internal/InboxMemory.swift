@@ -1,0 +1,89 @@
+#if canImport(Darwin)
+import Darwin
+#elseif canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#endif
+
+/// The memory of an inbox buffer's actions and targets: blocks from the C allocator, so that a buffer
+/// grows with `realloc`.
+///
+/// A burst of dispatches grows a buffer from 16 entries to as many as the burst holds, doubling each
+/// time. Allocating anew copied every entry at each doubling (W3's burst of 10,000 child actions
+/// copied 512 KB, ~50 instructions per action, and so did tree width's); `realloc` extends the block in
+/// place when the allocator can, and moves a large one by remapping its pages rather than copying them.
+/// Moving the bytes is a valid move of the entries when their type is bitwise-takable, which every type
+/// an inbox holds is in practice (a type that is not, or that needs more alignment than `malloc` gives,
+/// is moved one value at a time into a new block instead).
+enum InboxMemory {
+    /// New memory for `capacity` values, with the `count` values of `old` (memory from this type, or
+    /// `nil`) moved to its start; `old` is no longer valid.
+    ///
+    /// - Parameter reallocating: Whether to grow the block with `realloc`; by default, when `Value`
+    ///   allows it (tests pass `false` to check the other way).
+    static func grown<Value>(
+        _ old: UnsafeMutablePointer<Value>?,
+        count: Int,
+        toCapacity capacity: Int,
+        reallocating: Bool = canReallocate(Value.self)
+    ) -> UnsafeMutablePointer<Value> {
+        precondition(count <= capacity, "Internal inconsistency: \(count) values do not fit in \(capacity)")
+        // At least one byte, so that no block is ever asked for with size zero (an empty action type):
+        // `realloc` to zero bytes may free the block.
+        let byteCount = Swift.max(1, capacity * MemoryLayout<Value>.stride)
+        guard reallocating else {
+            let grown = allocate(byteCount, alignment: MemoryLayout<Value>.alignment).bindMemory(
+                to: Value.self,
+                capacity: capacity
+            )
+            if let old {
+                // Safety: the caller passes the number of initialised values of `old`; they move over.
+                grown.moveInitialize(from: old, count: count)
+                free(old)
+            }
+            return grown
+        }
+        guard let raw = realloc(old, byteCount) else {
+            fatalError("Out of memory: an inbox buffer could not grow to \(capacity) entries")
+        }
+        // Safety: `realloc` kept the first `count` values' bytes, which for a bitwise-takable type is a
+        // move of the values; `old` is not used again.
+        return raw.bindMemory(to: Value.self, capacity: capacity)
+    }
+
+    /// Frees memory from ``grown(_:count:toCapacity:)``, whose values the caller has deinitialised or
+    /// moved out.
+    static func free<Value>(_ memory: UnsafeMutablePointer<Value>?) {
+        free(UnsafeMutableRawPointer(memory))
+    }
+
+    /// Frees memory from ``grown(_:count:toCapacity:)``.
+    static func free(_ memory: UnsafeMutableRawPointer?) {
+        #if canImport(Darwin)
+        Darwin.free(memory)
+        #elseif canImport(Glibc)
+        Glibc.free(memory)
+        #elseif canImport(Musl)
+        Musl.free(memory)
+        #endif
+    }
+
+    /// Whether moving the bytes of values of `type` moves the values, and `malloc` aligns them.
+    static func canReallocate<Value>(_ type: Value.Type) -> Bool {
+        _isBitwiseTakable(type) && MemoryLayout<Value>.alignment <= mallocAlignment
+    }
+
+    /// The alignment every `malloc` block has: twice a pointer's on the platforms Swift runs on.
+    private static var mallocAlignment: Int { 2 * MemoryLayout<Int>.size }
+
+    /// A block of `byteCount` bytes aligned to `alignment`, which `free` frees.
+    private static func allocate(_ byteCount: Int, alignment: Int) -> UnsafeMutableRawPointer {
+        var block: UnsafeMutableRawPointer?
+        let status = posix_memalign(&block, Swift.max(alignment, MemoryLayout<Int>.size), byteCount)
+        guard status == 0, let block else {
+            fatalError("Out of memory: an inbox buffer could not grow to \(byteCount) bytes (error \(status))")
+        }
+        return block
+    }
+}
