@@ -17,11 +17,15 @@ import Musl
 /// an inbox holds is in practice (a type that is not, or that needs more alignment than `malloc` gives,
 /// is moved one value at a time into a new block instead).
 enum InboxMemory {
-    /// New memory for `capacity` values, with the `count` values of `old` (memory from this type, or
-    /// `nil`) moved to its start; `old` is no longer valid.
+    /// Grows a block of values, moving them.
     ///
-    /// - Parameter reallocating: Whether to grow the block with `realloc`; by default, when `Value`
-    ///   allows it (tests pass `false` to check the other way).
+    /// - Parameters:
+    ///   - old: Memory from this type, or `nil`; no longer valid afterwards.
+    ///   - count: The number of initialised values at the start of `old`.
+    ///   - capacity: The number of values the new memory holds, at least `count`.
+    ///   - reallocating: Whether to grow the block with `realloc`; by default, when `Value` allows it
+    ///     (tests pass `false` to check the other way).
+    /// - Returns: Memory for `capacity` values, with the `count` values of `old` moved to its start.
     static func grown<Value>(
         _ old: UnsafeMutablePointer<Value>?,
         count: Int,
