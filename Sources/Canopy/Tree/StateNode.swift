@@ -135,6 +135,9 @@ class StateNode<State: Sendable, Action: Sendable>: ActionNode<Action>, StoreNod
     // MARK: Observers
 
     override final func notifyObservers() {
+        // Checked first: copying the state out of the cache goes through the runtime here, in generic
+        // code, which a node with no observers (a root whose stores only dispatch) need not pay.
+        guard observers != nil else { return }
         notifyObservers(with: cache.pointee)
     }
 
