@@ -75,6 +75,12 @@ final class RootNode<State: Sendable, Action: Sendable>: StateNode<State, Action
         lastChanged
     }
 
+    override func visit(parentChanged: Bool, onPath: Bool) -> Bool {
+        // The root's cache is its state, always current: the visit only notifies.
+        notifyObservers()
+        return lastChanged
+    }
+
     // MARK: After reduce
 
     override func ownStateOffset<Value>(of keyPath: WritableKeyPath<State, Value>) -> Int? {
