@@ -551,27 +551,31 @@ final class StoreTree: @unchecked Sendable {
         let outer = callingThread.enter()
         defer { callingThread.leave(restoring: outer) }
         let top = path.count - 1
-        stack.push(Visit(node: path[top], parentChanged: false, pathIndex: top))
-        while let visit = stack.pop() {
+        var next: Visit? = Visit(node: path[top], parentChanged: false, pathIndex: top)
+        while let visit = next {
             // Safety: a node on the path is alive while the action is processed (see `NodePath`); any
             // other node is in its parent's child list, which holds it, or was taken out of it during
             // the walk by its own observers, and is then kept by something else (see `detach()`).
             // Visits hold their nodes unmanaged, so the walk does no reference counting.
-            visit.node._withUnsafeGuaranteedRef { node in
+            let pathNext = visit.node._withUnsafeGuaranteedRef { node in
                 if visit.nextChild < 0 {
-                    visitNode(node, visit, notified: &notified, countingObservers: countingObservers)
-                } else {
-                    visitChildren(of: node, visit, notified: &notified, countingObservers: countingObservers)
+                    return visitNode(node, visit, notified: &notified, countingObservers: countingObservers)
                 }
+                visitChildren(of: node, visit, notified: &notified, countingObservers: countingObservers)
+                return nil
             }
+            // The next node on the path is visited straight after, without a round trip through the
+            // stack: an action that changed nothing off its path walks the path with no stack at all.
+            next = pathNext ?? stack.pop()
         }
         return notified
     }
 
     /// On the queue, during the walk down: refreshes and notifies `node`, then goes on to its children
-    /// if its state may have changed, or else to the next node on the action's path.
+    /// if its state may have changed; if it provably did not, returns the next node on the action's
+    /// path, if the path goes on and that node is attached.
     @inline(__always)
-    private func visitNode(_ node: TreeNode, _ visit: Visit, notified: inout Int, countingObservers: Bool) {
+    private func visitNode(_ node: TreeNode, _ visit: Visit, notified: inout Int, countingObservers: Bool) -> Visit? {
         let changed = node.visit(parentChanged: visit.parentChanged, onPath: visit.pathIndex >= 0)
         if countingObservers {
             notified += node.observerCount
@@ -589,9 +593,10 @@ final class StoreTree: @unchecked Sendable {
             let pathChild = path[visit.pathIndex - 1]
             // Safety: a node on the path is alive while the action is processed (see `NodePath`).
             if pathChild._withUnsafeGuaranteedRef(\.isAttached) {
-                stack.push(Visit(node: pathChild, parentChanged: false, pathIndex: visit.pathIndex - 1))
+                return Visit(node: pathChild, parentChanged: false, pathIndex: visit.pathIndex - 1)
             }
         }
+        return nil
     }
 
     /// On the queue, during the walk down: visits the children of `node`, whose state may have changed,
