@@ -227,6 +227,8 @@ struct InboxState: Sendable {
             "Internal inconsistency: an inbox buffer with memory or entries was dropped"
         )
         if buffer.capacity > InboxBuffer.retainedCapacity {
+            // Safety: `buffer` holds no entries (checked above in debug builds: every caller empties it
+            // first, `run` by moving each entry out), so its memory holds nothing to deinitialise.
             InboxMemory.free(buffer.actions)
             buffer.actions = nil
             buffer.capacity = 0

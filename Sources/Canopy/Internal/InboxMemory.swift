@@ -33,10 +33,11 @@ enum InboxMemory {
         reallocating: Bool = canReallocate(Value.self)
     ) -> UnsafeMutablePointer<Value> {
         precondition(count <= capacity, "Internal inconsistency: \(count) values do not fit in \(capacity)")
-        // At least one byte, so that no block is ever asked for with size zero (an empty action type):
-        // `realloc` to zero bytes may free the block.
+        // At least one byte, so that no block is asked for with size zero (a capacity of zero): `realloc`
+        // to zero bytes may free the block and return `nil`.
         let byteCount = Swift.max(1, capacity * MemoryLayout<Value>.stride)
         guard reallocating else {
+            // Safety: a new block of `capacity` strides, aligned for `Value`, bound to it before any use.
             let grown = allocate(byteCount, alignment: MemoryLayout<Value>.alignment).bindMemory(
                 to: Value.self,
                 capacity: capacity
@@ -56,14 +57,16 @@ enum InboxMemory {
         return raw.bindMemory(to: Value.self, capacity: capacity)
     }
 
-    /// Frees memory from ``grown(_:count:toCapacity:)``, whose values the caller has deinitialised or
-    /// moved out.
+    /// Frees memory from ``grown(_:count:toCapacity:reallocating:)``, whose values the caller has
+    /// deinitialised or moved out.
     static func free<Value>(_ memory: UnsafeMutablePointer<Value>?) {
         free(UnsafeMutableRawPointer(memory))
     }
 
-    /// Frees memory from ``grown(_:count:toCapacity:)``.
+    /// Frees memory from ``grown(_:count:toCapacity:reallocating:)``.
     static func free(_ memory: UnsafeMutableRawPointer?) {
+        // Safety: every block of an inbox buffer comes from `realloc` or `posix_memalign` (`grown`), both
+        // of which `free` takes back, and its owner passes it here once, after its last use.
         #if canImport(Darwin)
         Darwin.free(memory)
         #elseif canImport(Glibc)
@@ -83,6 +86,9 @@ enum InboxMemory {
 
     /// A block of `byteCount` bytes aligned to `alignment`, which `free` frees.
     private static func allocate(_ byteCount: Int, alignment: Int) -> UnsafeMutableRawPointer {
+        // Safety: `posix_memalign` writes the block's address into `block` only when it returns 0, and
+        // wants an alignment that is a power of two and a multiple of a pointer's size: a Swift type's
+        // alignment is a power of two, raised here to a pointer's at least.
         var block: UnsafeMutableRawPointer?
         let status = posix_memalign(&block, Swift.max(alignment, MemoryLayout<Int>.size), byteCount)
         guard status == 0, let block else {

@@ -108,6 +108,8 @@ struct ChildList: ~Copyable {
     /// them being empty) and moves no other child. The buffer is valid until a child is added, which may
     /// move the block; nothing adds a child during the walk.
     var slots: UnsafeBufferPointer<Unmanaged<TreeNode>?> {
+        // Safety: the first `used` entries of the block are initialised (see `storage`); the buffer
+        // stays valid while the block does, which the caller ensures by adding no child meanwhile.
         guard let storage else { return UnsafeBufferPointer(start: nil, count: 0) }
         return UnsafeBufferPointer(start: Self.entries(storage), count: Int(Self.header(storage).pointee.used))
     }

@@ -136,7 +136,9 @@ class StateNode<State: Sendable, Action: Sendable>: ActionNode<Action>, StoreNod
 
     override final func notifyObservers() {
         // Checked first: copying the state out of the cache goes through the runtime here, in generic
-        // code, which a node with no observers (a root whose stores only dispatch) need not pay.
+        // code, which a node without an observer list (a root whose stores only dispatch) need not pay.
+        // A list whose observers have all gone stays until the node gets another one; then the copy
+        // is paid for nothing, as before this check.
         guard observers != nil else { return }
         notifyObservers(with: cache.pointee)
     }

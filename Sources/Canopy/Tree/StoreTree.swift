@@ -71,6 +71,11 @@ final class StoreTree: @unchecked Sendable {
     /// The nodes left to visit in the walk down.
     @exclusivity(unchecked) private var stack = ScratchStack<Visit>(capacity: 32)
     @exclusivity(unchecked) private var isProcessing = false
+    #if DEBUG
+    /// Whether the walk down is running: no node may attach meanwhile, since adding a child may move the
+    /// block of the list the walk reads (`ChildList.slots`). Checked in debug builds only.
+    @exclusivity(unchecked) private(set) var isWalkingDown = false
+    #endif
     /// Whether the root has listeners, that is whether anything in the tree does: kept by the root
     /// (``TreeNode/listenersChanged()``) so that `process` need not reach the root for each action.
     @exclusivity(unchecked) var isListenedTo = false
@@ -550,6 +555,10 @@ final class StoreTree: @unchecked Sendable {
         guard path.count > 0 else { return notified }
         let outer = callingThread.enter()
         defer { callingThread.leave(restoring: outer) }
+        #if DEBUG
+        isWalkingDown = true
+        defer { isWalkingDown = false }
+        #endif
         let top = path.count - 1
         var next: Visit? = Visit(node: path[top], parentChanged: false, pathIndex: top)
         while let visit = next {
@@ -607,9 +616,8 @@ final class StoreTree: @unchecked Sendable {
     /// that child, so that the child's subtree is walked first and the list resumes after it: depth-first
     /// order, with one stack entry per node that has children rather than one per child.
     ///
-    /// Two copies, with and without counting observers, so that the loop keeps its values in registers
-    /// around the visits' calls. Not inlined: kept out of the visit of every node, they let the compiler
-    /// inline that visit into the walk's loop.
+    /// The loop comes in two copies, with and without counting observers, so that it keeps its values
+    /// in registers around the visits' calls.
     @inline(__always)
     private func visitChildren(of node: TreeNode, _ visit: Visit, notified: inout Int, countingObservers: Bool) {
         if countingObservers {
@@ -619,12 +627,15 @@ final class StoreTree: @unchecked Sendable {
         }
     }
 
+    /// The loop without counting observers. Not inlined, nor is the other copy: kept out of the visit of
+    /// every node, they let the compiler inline that visit into the walk's loop.
     @inline(never)
     private func visitChildren(of node: TreeNode, _ visit: Visit) {
         var notified = 0
         walkChildren(of: node, visit, notified: &notified, countingObservers: false)
     }
 
+    /// The loop counting the observers it calls, for diagnostics.
     @inline(never)
     private func visitChildrenCountingObservers(of node: TreeNode, _ visit: Visit, notified: inout Int) {
         walkChildren(of: node, visit, notified: &notified, countingObservers: true)
@@ -635,7 +646,9 @@ final class StoreTree: @unchecked Sendable {
         let pathChildIndex = visit.pathIndex - 1
         // The one child on the action's path, if the path goes on below `node`.
         let pathChild = pathChildIndex >= 0 ? path[pathChildIndex].toOpaque() : nil
-        // Read once: the children's own visits may empty slots, but add none (see `ChildList.slots`).
+        // Safety: read once, and valid for the whole loop: the children's own visits may empty slots,
+        // but nothing adds a child during the walk, which could move the list's block (see
+        // `ChildList.slots`; debug builds check it in `TreeNode.attach()`). `slot` stays below the count.
         let slots = node.children.slots
         var slot = Int(visit.nextChild)
         while slot < slots.count {
@@ -655,7 +668,11 @@ final class StoreTree: @unchecked Sendable {
                 return true
             }
             if !isLeaf {
-                stack.push(Visit(children: .passUnretained(node), pathIndex: visit.pathIndex, from: slot))
+                if slot < slots.count {
+                    // Only if more slots follow: the last child of every level of a deep chain would
+                    // otherwise leave an entry on the stack, for nothing.
+                    stack.push(Visit(children: .passUnretained(node), pathIndex: visit.pathIndex, from: slot))
+                }
                 stack.push(Visit(node: child, parentChanged: true, pathIndex: pathIndex))
                 return
             }
@@ -664,8 +681,11 @@ final class StoreTree: @unchecked Sendable {
 
     /// What the walk down still has to do: visit a node, or go on with a node's children.
     private struct Visit {
-        /// The node: on the action's path, which keeps it alive, or in its parent's child list, which
-        /// holds it.
+        /// The node: on the action's path, which keeps it alive; or in its parent's child list, which
+        /// holds it; or taken out of that list during the walk (its observers, or those of a descendant
+        /// whose leaving left it with no listeners, detached it), and then kept by something else: a
+        /// store's handle, a child's reference to its parent, or the tree's list of nodes to drop after
+        /// the current entry (see `TreeNode.detach()`).
         let node: Unmanaged<TreeNode>
         /// The node's index in `path`, or -1 when it is off the path.
         let pathIndex: Int
@@ -691,7 +711,6 @@ final class StoreTree: @unchecked Sendable {
             self.nextChild = Int32(truncatingIfNeeded: slot)
             self.parentChanged = true
         }
-
     }
 
     // MARK: Confinement

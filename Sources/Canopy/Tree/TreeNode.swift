@@ -219,6 +219,9 @@ class TreeNode: @unchecked Sendable {
     final func attach() -> Bool {
         guard !isAttached else { return true }
         guard !isDropped else { return false }
+        #if DEBUG
+        assert(!tree.isWalkingDown, "Internal inconsistency: a node attached during the walk down")
+        #endif
         var newlyAttached: [TreeNode] = []
         var node = self
         while !node.isAttached, let parent = node.parentNode {

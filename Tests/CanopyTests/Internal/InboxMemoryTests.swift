@@ -46,12 +46,16 @@ import Testing
         #expect(census.alive == 0)
     }
 
-    @Test func anEmptyTypeGrows() {
-        struct Empty {}
-        var memory: UnsafeMutablePointer<Empty>? = InboxMemory.grown(nil, count: 0, toCapacity: 16)
-        (memory! + 15).initialize(to: Empty())
-        memory = InboxMemory.grown(memory, count: 16, toCapacity: 32)
-        #expect(memory != nil)
+    @Test(arguments: [true, false])
+    func aBlockForNoValuesGrowsAndFrees(reallocating: Bool) {
+        // A capacity of zero still asks for a byte: `realloc` to zero bytes could free the block and
+        // return `nil`, which `grown` would take for running out of memory.
+        let none: UnsafeMutablePointer<Int>? = nil
+        var memory = InboxMemory.grown(none, count: 0, toCapacity: 0, reallocating: reallocating)
+        memory = InboxMemory.grown(memory, count: 0, toCapacity: 0, reallocating: reallocating)
+        memory = InboxMemory.grown(memory, count: 0, toCapacity: 4, reallocating: reallocating)
+        memory.initialize(repeating: 7, count: 4)
+        #expect(UnsafeBufferPointer(start: memory, count: 4).allSatisfy { $0 == 7 })
         InboxMemory.free(memory)
     }
 
