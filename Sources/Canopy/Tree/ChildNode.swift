@@ -14,13 +14,15 @@ final class ChildNode<ParentState: Sendable, Local: Sendable, State: Sendable, A
     /// Whether the last action this node reduced may have changed `local`. First, so that it packs
     /// beside the last `Bool` of `StateNode`.
     @exclusivity(unchecked) private var lastChanged = true
-    @exclusivity(unchecked) private var local: Local
     /// The child's reducer, followed by its after-reduce steps once some are added.
     @exclusivity(unchecked) private var reducer: Reducer<Local, Action>
     private let compose: Compose<ParentState, Local, State>
     /// Runs the reducer and says whether `local` changed, when `Local` is `Equatable` plain data: made
     /// where `with(_:reducer:)` is inlined, compiled for `Local` there.
     private let changeCheck: ChangeCheck<Local, Action>?
+    /// Last: its size depends on `Local`, so the fields after it would be found through offsets read
+    /// from the class's metadata on every use, where those before it have offsets fixed when compiled.
+    @exclusivity(unchecked) private var local: Local
 
     /// The parent, typed: `parentNode`, which `init` sets to it (a second stored reference would cost
     /// every child store 8 bytes).
