@@ -28,8 +28,8 @@ final class ChainScratch<State, Action>: @unchecked Sendable {
     @exclusivity(unchecked) @usableFromInline var isRunning = false
     // The last middleware called `next`; the action to reduce is in `forwarded`.
     @exclusivity(unchecked) @usableFromInline var didForward = false
-    // A whole stride, not the size: a typed move of one value may copy the padding after it too (an
-    // action of 9 bytes read 16 from a 9-byte block, which AddressSanitizer caught).
+    // A whole stride, not the size: room for the value and the padding after it, which a typed copy
+    // of memory may read or write along with it (see `settle(into:)`).
     @usableFromInline
     let forwarded = UnsafeMutableRawPointer.allocate(
         byteCount: MemoryLayout<Action>.stride,
@@ -77,8 +77,11 @@ final class ChainScratch<State, Action>: @unchecked Sendable {
         didForward = false
         didSettle = true
         // Safety: `forwarded` held an `Action`, since `didForward` was true; it is left empty. `action`
-        // is the engine's initialised action, which no middleware is reading any more.
-        action.moveUpdate(from: forwarded.assumingMemoryBound(to: Action.self), count: 1)
+        // is the engine's initialised action, which no middleware is reading any more. Moved as one
+        // value: `moveUpdate(from:count: 1)` copies a whole stride for plain data, past the end of an
+        // action whose size is not a multiple of its alignment, such as the engine's on the stack
+        // (AddressSanitizer caught a 9-byte action written as 16).
+        action.pointee = forwarded.assumingMemoryBound(to: Action.self).move()
     }
 
     /// Drops the forwarded action, if any.
