@@ -76,11 +76,11 @@ final class ChainScratch<State, Action>: @unchecked Sendable {
         guard didForward, !didFail else { return }
         didForward = false
         didSettle = true
+        // Moved as one value: `moveUpdate(from:count: 1)` copies a whole stride for plain data, past the
+        // end of an action whose size is not a multiple of its alignment, such as the engine's on the
+        // stack (AddressSanitizer caught a 9-byte action written as 16).
         // Safety: `forwarded` held an `Action`, since `didForward` was true; it is left empty. `action`
-        // is the engine's initialised action, which no middleware is reading any more. Moved as one
-        // value: `moveUpdate(from:count: 1)` copies a whole stride for plain data, past the end of an
-        // action whose size is not a multiple of its alignment, such as the engine's on the stack
-        // (AddressSanitizer caught a 9-byte action written as 16).
+        // is the engine's initialised action, which no middleware is reading any more.
         action.pointee = forwarded.assumingMemoryBound(to: Action.self).move()
     }
 
