@@ -229,7 +229,7 @@ struct InboxState: Sendable {
         if buffer.capacity > InboxBuffer.retainedCapacity {
             // Safety: `buffer` holds no entries (checked above in debug builds: every caller empties it
             // first, `run` by moving each entry out), so its memory holds nothing to deinitialise.
-            InboxMemory.free(buffer.actions)
+            InboxMemory.deallocate(buffer.actions)
             buffer.actions = nil
             buffer.capacity = 0
         }
@@ -326,7 +326,7 @@ struct InboxBuffer: @unchecked Sendable {
         guard let targets else { return }
         // Safety: the first `targetCount` targets are initialised.
         targets.deinitialize(count: targetCount)
-        InboxMemory.free(targets)
+        InboxMemory.deallocate(targets)
         self.targets = nil
         targetCapacity = 0
         targetCount = 0
@@ -388,7 +388,7 @@ struct InboxBuffer: @unchecked Sendable {
         guard let actions else { return }
         // Safety: `actions` holds `count` initialised values of `Action`, the inbox's action type.
         actions.assumingMemoryBound(to: Action.self).deinitialize(count: count)
-        InboxMemory.free(actions)
+        InboxMemory.deallocate(actions)
         self.actions = nil
         capacity = 0
         count = 0

@@ -58,22 +58,11 @@ enum InboxMemory {
     }
 
     /// Frees memory from ``grown(_:count:toCapacity:reallocating:)``, whose values the caller has
-    /// deinitialised or moved out.
-    static func free<Value>(_ memory: UnsafeMutablePointer<Value>?) {
-        free(UnsafeMutableRawPointer(memory))
-    }
-
-    /// Frees memory from ``grown(_:count:toCapacity:reallocating:)``.
-    static func free(_ memory: UnsafeMutableRawPointer?) {
+    /// deinitialised or moved out. (Not named `free`, which would hide the C function here.)
+    static func deallocate(_ memory: UnsafeMutableRawPointer?) {
         // Safety: every block of an inbox buffer comes from `realloc` or `posix_memalign` (`grown`), both
         // of which `free` takes back, and its owner passes it here once, after its last use.
-        #if canImport(Darwin)
-        Darwin.free(memory)
-        #elseif canImport(Glibc)
-        Glibc.free(memory)
-        #elseif canImport(Musl)
-        Musl.free(memory)
-        #endif
+        free(memory)
     }
 
     /// Whether moving the bytes of values of `type` moves the values, and `malloc` aligns them.

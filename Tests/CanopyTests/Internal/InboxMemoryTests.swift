@@ -42,7 +42,7 @@ import Testing
         #expect(census.alive == 1_000)
         #expect((0..<1_000).allSatisfy { memory![$0].0 == $0 && memory![$0].1.value == $0 })
         memory!.deinitialize(count: 1_000)
-        InboxMemory.free(memory)
+        InboxMemory.deallocate(memory)
         #expect(census.alive == 0)
     }
 
@@ -56,7 +56,7 @@ import Testing
         memory = InboxMemory.grown(memory, count: 0, toCapacity: 4, reallocating: reallocating)
         memory.initialize(repeating: 7, count: 4)
         #expect(UnsafeBufferPointer(start: memory, count: 4).allSatisfy { $0 == 7 })
-        InboxMemory.free(memory)
+        InboxMemory.deallocate(memory)
     }
 
     @Test func referencesCanMoveByReallocating() {
