@@ -15,8 +15,9 @@ import Darwin
 // w1-recorded, w1-persisted and persist-drain.
 // `--size` is the number of actions (W1–W3, w1-middleware, w1-recorded, w1-persisted, tree-width),
 // subscribers and children (W4), actions per producer (W5), subscriptions (subscribe), loop iterations
-// (dropped-children) or rounds of 1,000 changed entities (persist-drain). `--children` is tree-width's width, `--observers` W2's number of subscriptions,
-// `--latency-samples` W3's latency samples (0 for throughput only).
+// (dropped-children) or rounds of 1,000 changed entities (persist-drain). `--children` is tree-width's
+// width and W3's number of children, `--observers` W2's number of subscriptions, `--latency-samples`
+// W3's latency samples (0 for throughput only).
 //
 // `smoke.sh` runs every workload at a small size; `run.sh` runs them under callgrind at two sizes to count
 // instructions per action or per subscription. A failed check prints the reason and exits with status 1.
@@ -119,7 +120,7 @@ func run(_ workload: String, _ system: System, _ options: Options) throws(CheckF
     case "w3":
         let actions = size ?? W3Tree.defaultActions
         let samples = options.latencySamples ?? min(W3Tree.defaultLatencySamples, max(actions / 10, 1))
-        let result = try W3Tree.run(system, actions: actions, latencySamples: samples)
+        let result = try W3Tree.run(system, actions: actions, children: options.children, latencySamples: samples)
         return "W3 \(system.rawValue) (\(actions) actions, \(samples) latency samples): "
             + "\(describe(result.throughput)), latency p50 \(format(Double(result.latencyP50Nanoseconds) / 1_000, 2)) µs, "
             + "p99 \(format(Double(result.latencyP99Nanoseconds) / 1_000, 2)) µs"

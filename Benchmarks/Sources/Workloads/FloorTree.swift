@@ -40,10 +40,13 @@ struct FloorTree {
     mutating func dispatch(toChild index: Int) {
         children[index].local += 1
         root += 1
-        for child in children {
-            let state = (root, child.local)
-            for observer in child.observers {
-                observer.call(state)
+        let root = self.root
+        // In place: `for child in children` copies each child out (a retain and a release of its
+        // observer list), and `for observer in observers` each observer (of its closure's context),
+        // about 25 instructions per observer that no tree has to pay.
+        children.withUnsafeMutableBufferPointer { children in
+            for child in children.indices {
+                Self.notify(&children[child].observers, of: (root, children[child].local))
             }
         }
     }
@@ -53,9 +56,16 @@ struct FloorTree {
     @inline(never)
     mutating func dispatchLocal(toChild index: Int) {
         children[index].local += 1
-        let state = (root, children[index].local)
-        for observer in children[index].observers {
-            observer.call(state)
+        Self.notify(&children[index].observers, of: (root, children[index].local))
+    }
+
+    /// Calls each of `observers` with `state`, borrowing each in place.
+    @inline(__always)
+    private static func notify(_ observers: inout [FloorObserver], of state: (Int, Int)) {
+        observers.withUnsafeMutableBufferPointer { observers in
+            for index in observers.indices {
+                FloorObserver.call(&observers[index], with: state)
+            }
         }
     }
 }
@@ -72,6 +82,13 @@ struct FloorObserver: Sendable {
 
     init(_ call: @escaping @Sendable ((Int, Int)) -> Void) {
         self.call = call
+    }
+
+    /// Calls `observer` with `state`. The observer comes `inout`, an exclusive access, so its closure is
+    /// called in place; read as a value, it would be retained and released around the call.
+    @inline(__always)
+    static func call(_ observer: inout FloorObserver, with state: (Int, Int)) {
+        observer.call(state)
     }
 }
 
