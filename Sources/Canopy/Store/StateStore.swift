@@ -173,6 +173,10 @@ public struct StateStore<State: Sendable, Action: Sendable>: Store {
             compose: { parent, local, cache, isInitialized, observers in
                 // Safety: the child passes its parent's current state, its own local state and its
                 // cache, all valid for the call (`ChildNode.composeAndNotify()`).
+                guard let cache else {
+                    // A child without a cache (a leaf): its observers get the pair as it is made.
+                    return observers?.notify((parent.pointee, local))
+                }
                 if isInitialized {
                     cache.pointee = (parent.pointee, local)
                 } else {

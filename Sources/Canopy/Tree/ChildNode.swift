@@ -3,9 +3,12 @@
 /// It holds its parent strongly. Its stores hold it through one ``ChildHandle``; its parent's list holds
 /// it only while it is attached and something else keeps it, so releasing the last store frees the local
 /// state right away, on the tree's queue (``TreeNode/keepers``). The pairing is a closure made where
-/// `with(_:reducer:)` is inlined, so it is compiled for the concrete types: it writes the pair straight
-/// into the node's cache, with no runtime type lookup and no copy of either part through the
-/// unspecialised code.
+/// `with(_:reducer:)` is inlined, so it is compiled for the concrete types: it hands the pair to the
+/// observers, and writes it into the node's cache when there is one, with no runtime type lookup and no
+/// copy of either part through the unspecialised code.
+///
+/// A child makes its cache only when a node below it reads it (a child of its own attaches, or a store
+/// below reads its state): a leaf, the usual child, has none, and its ``state`` is composed when read.
 final class ChildNode<ParentState: Sendable, Local: Sendable, State: Sendable, Action: Sendable>:
     StateNode<State, Action>, @unchecked Sendable
 {
@@ -64,7 +67,13 @@ final class ChildNode<ParentState: Sendable, Local: Sendable, State: Sendable, A
 
     override func visit(parentChanged: Bool, onPath: Bool) -> Bool {
         guard parentChanged || (onPath && lastChanged) else {
-            notifyObservers()
+            // Unchanged: a node with a cache hands it to its observers; a leaf composes its state again
+            // for them, in code compiled for its type, which costs less than copying a cache out.
+            if hasCache {
+                notifyObservers()
+            } else {
+                composeAndNotify()
+            }
             return false
         }
         // The composition hands the new state to the observers as it has it, compiled for its type.
@@ -72,23 +81,41 @@ final class ChildNode<ParentState: Sendable, Local: Sendable, State: Sendable, A
         return true
     }
 
-    override func recompute() {
+    override func recompute(makingCache: Bool) {
+        var none: ObserverStorage<State>?
         // Safety: as in `composeAndNotify()`.
-        writeCachedState { cache, isInitialized, _ in
-            var none: ObserverStorage<State>?
-            return compose(UnsafePointer(parent.cache), &local, cache, isInitialized, &none)
+        if hasCache {
+            writeCachedState { cache, _ in
+                compose(UnsafePointer(parent.cache), &local, cache, true, &none)
+            }
+        } else if makingCache {
+            makeCache { cache in
+                _ = compose(UnsafePointer(parent.cache), &local, cache, false, &none)
+            }
         }
     }
 
-    /// Writes the state made of the parent's and the local state into the cache and calls the
-    /// observers with it.
+    override func freshState() -> State {
+        guard !hasCache else { return super.freshState() }
+        // Safety: as in `composeAndNotify()`; the composition initialises the temporary, which the
+        // state is moved out of.
+        return withUnsafeTemporaryAllocation(of: State.self, capacity: 1) { buffer in
+            let state = buffer.baseAddress.unsafelyUnwrapped
+            var none: ObserverStorage<State>?
+            _ = compose(UnsafePointer(parent.cache), &local, state, false, &none)
+            return state.move()
+        }
+    }
+
+    /// Composes the state of the parent's and the local state, into the cache if the node has one,
+    /// and calls the observers with it.
     @inline(__always)
     private func composeAndNotify() {
         // Safety: the parent's cache is current (the walk down refreshes a parent before its children,
-        // and `refreshDetachedChain` an ancestor before its descendants) and stays allocated while the
+        // and `refreshAncestors` an ancestor before its descendants) and stays allocated while the
         // child holds its parent. `local` is passed `inout`: its address, for the call only.
-        writeCachedState { cache, isInitialized, observers in
-            compose(UnsafePointer(parent.cache), &local, cache, isInitialized, &observers)
+        writeCachedState { cache, observers in
+            compose(UnsafePointer(parent.cache), &local, cache, true, &observers)
         }
     }
 
@@ -117,9 +144,9 @@ final class ChildNode<ParentState: Sendable, Local: Sendable, State: Sendable, A
     }
 }
 
-/// Writes a child's state, made of its parent's state and its local state, into the child's cache
-/// (assigning when `isInitialized`, initialising otherwise), then calls the `observers` with it and
-/// returns the slots of those that answered `.dead` (``ObserverStorage/notify(_:)``). Made where
+/// Makes a child's state of its parent's state and its local state, writes it into `cache` if there
+/// is one (assigning when `isInitialized`, initialising otherwise), then calls the `observers` with it
+/// and returns the slots of those that answered `.dead` (``ObserverStorage/notify(_:)``). Made where
 /// `with(_:reducer:)` is inlined, so it is compiled for the concrete types: the pair is built, and the
 /// observers' loop runs, without the runtime's type lookups or a copy of the state through it.
 @usableFromInline
@@ -127,7 +154,7 @@ typealias Compose<ParentState, Local, State> =
     @Sendable (
         _ parent: UnsafePointer<ParentState>,
         _ local: inout Local,
-        _ cache: UnsafeMutablePointer<State>,
+        _ cache: UnsafeMutablePointer<State>?,
         _ isInitialized: Bool,
         _ observers: inout ObserverStorage<State>?
     ) -> [Int]?

@@ -48,11 +48,13 @@ final class MappedNode<ParentState: Sendable, ParentAction: Sendable, State: Sen
 
     override func refresh(parentChanged: Bool, onPath: Bool) -> Bool {
         guard parentChanged else { return false }
-        recompute()
+        recompute(makingCache: true)
         return true
     }
 
-    override func recompute() {
+    /// A mapped node exists for the children that hang from it, which read its cache: it always makes
+    /// one.
+    override func recompute(makingCache: Bool) {
         setCachedState(transformState(parent.cache.pointee))
     }
 }

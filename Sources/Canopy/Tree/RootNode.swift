@@ -36,7 +36,7 @@ final class RootNode<State: Sendable, Action: Sendable>: StateNode<State, Action
         )
         super.init(tree: tree, parent: nil, sharesRootInbox: true)
         tree.setRoot(self)
-        initializeCache(initialState)
+        makeCache(initialState)
     }
 
     deinit {

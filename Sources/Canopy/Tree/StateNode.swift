@@ -11,12 +11,16 @@ import Foundation
 /// It caches its state (for the root, the cache *is* the state). The engine keeps the cache current
 /// while the node is attached; otherwise ``state`` computes it on demand.
 class StateNode<State: Sendable, Action: Sendable>: ActionNode<Action>, StoreNode, @unchecked Sendable {
-    // Safety: as for `TreeNode`, the `var`s and the memory behind `cache` are used only on the tree's
-    // queue, except in `deinit`, which may run on any thread: by then nothing else references the node
-    // (the engine's unretained references, in `NodePath` and `currentTarget`, live only while the node is
-    // held by whoever handed it to `process`). `cache` points at memory for one `State`, allocated in
-    // `init`, initialised exactly while `hasCache` is true, and freed in `deinit`.
-    final let cache = UnsafeMutablePointer<State>.allocate(capacity: 1)
+    // Safety: as for `TreeNode`, the `var`s and the memory behind `cacheMemory` are used only on the
+    // tree's queue, except in `deinit`, which may run on any thread: by then nothing else references the
+    // node (the engine's unretained references, in `NodePath` and `currentTarget`, live only while the
+    // node is held by whoever handed it to `process`). `cacheMemory` is `nil` or memory for one `State`,
+    // initialised from the moment it is set (`makeCache(_:)`) until `deinit` frees it.
+    /// The cached state, once the node has one: the root and a mapped node from the start; a child once
+    /// a node below it reads it (``ChildNode``). A leaf child, whose observers get its state straight
+    /// from its composition, never makes one: 16 bytes and a heap block less for every child store
+    /// that W4 counts.
+    @exclusivity(unchecked) private final var cacheMemory: UnsafeMutablePointer<State>?
     @exclusivity(unchecked) private final var observers: ObserverStorage<State>?
     /// The observer index and the middleware setup, once the node has one of them.
     @exclusivity(unchecked) private final var extras: NodeExtras<State, Action>?
@@ -44,88 +48,104 @@ class StateNode<State: Sendable, Action: Sendable>: ActionNode<Action>, StoreNod
     }
 
     deinit {
-        if hasCache {
-            cache.deinitialize(count: 1)
+        if let cacheMemory {
+            cacheMemory.deinitialize(count: 1)
+            cacheMemory.deallocate()
         }
-        cache.deallocate()
     }
 
     // MARK: State
 
     /// On the queue: the current state.
     final var state: State {
-        if !(isAttached && hasCache) {
-            refreshDetachedChain()
+        if isAttached, let cacheMemory {
+            return cacheMemory.pointee
         }
-        return cache.pointee
+        refreshAncestors()
+        return freshState()
     }
 
     final var stateIfAlive: State? {
         state
     }
 
-    /// On the queue: the cached state, which the caller knows to be current (the node is attached, or is
-    /// the root).
-    final var cachedState: State {
-        _read {
-            tree.assertOnQueue()
-            yield cache.pointee
-        }
-        _modify {
-            tree.assertOnQueue()
-            yield &cache.pointee
+    /// The cached state's memory, which the caller knows the node has: the root's, a mapped node's, or
+    /// that of a node whose child reads it (an attached child's parent, an ancestor that
+    /// ``refreshAncestors()`` brought up to date).
+    final var cache: UnsafeMutablePointer<State> {
+        @inline(__always) get {
+            assert(cacheMemory != nil, "Internal inconsistency: \(type(of: self)) read a cache it has not made")
+            // Safety: as the caller knows, and debug builds check, the node has made its cache.
+            return cacheMemory.unsafelyUnwrapped
         }
     }
 
-    /// Sets the first cached state, in `init`, before the node is shared.
-    final func initializeCache(_ state: consuming State) {
-        cache.initialize(to: state)
-        hasCache = true
+    /// Whether the node has made its cache.
+    final var hasCache: Bool {
+        cacheMemory != nil
     }
 
-    /// On the queue: has `write` put the state in the cache in place and call the observers with it;
-    /// `write` gets the cache, whether it holds a state already (to assign) or not yet (to initialise),
-    /// and the observer list, which it may call (``ObserverStorage/notify(_:)``), and returns the slots
-    /// of the observers that answered `.dead`.
+    /// Makes the cache, holding `state`: in `init`, before the node is shared, or on the queue.
+    final func makeCache(_ state: State) {
+        makeCache { $0.initialize(to: state) }
+    }
+
+    /// Makes the cache, which `initialize` initialises: in `init`, before the node is shared, or on the
+    /// queue.
+    final func makeCache(_ initialize: (UnsafeMutablePointer<State>) -> Void) {
+        assert(cacheMemory == nil, "Internal inconsistency: \(type(of: self)) made its cache twice")
+        let memory = UnsafeMutablePointer<State>.allocate(capacity: 1)
+        initialize(memory)
+        cacheMemory = memory
+    }
+
+    /// On the queue: has `write` compose the state and call the observers with it; `write` gets the
+    /// cache, if the node has one (to assign the state to), and the observer list, which it may call
+    /// (``ObserverStorage/notify(_:)``), and returns the slots of the observers that answered `.dead`.
     ///
     /// The list comes `inout`, borrowed in place (see ``notify(_:_:)``); `write` is made where the
     /// state's type is known, so the observers' loop is compiled for it there.
     @inline(__always)
     final func writeCachedState(
-        _ write: (UnsafeMutablePointer<State>, _ isInitialized: Bool, _ observers: inout ObserverStorage<State>?) ->
-            [Int]?
+        _ write: (UnsafeMutablePointer<State>?, _ observers: inout ObserverStorage<State>?) -> [Int]?
     ) {
         tree.assertOnQueue()
-        let dead = write(cache, hasCache, &observers)
-        hasCache = true
-        if let dead {
+        if let dead = write(cacheMemory, &observers) {
             removeDeadObservers(dead)
         }
     }
 
-    /// On the queue: replaces the cached state.
+    /// On the queue: replaces the cached state, making the cache if there is none.
     final func setCachedState(_ state: consuming State) {
         tree.assertOnQueue()
-        if hasCache {
-            cache.pointee = state
+        if let cacheMemory {
+            cacheMemory.pointee = state
         } else {
-            cache.initialize(to: state)
-            hasCache = true
+            makeCache(state)
         }
     }
 
-    /// Computes the state of a node that is not attached (or has no cache yet): from the nearest
-    /// ancestor whose cache is current, downwards. Iterative, so any depth works.
-    private final func refreshDetachedChain() {
+    /// Brings the caches of the ancestors up to date, from the nearest one whose cache is current
+    /// downwards, so that this node can compute its state from its parent's cache. Iterative, so any
+    /// depth works.
+    private final func refreshAncestors() {
         var chain: [TreeNode] = []
-        var node: TreeNode? = self
+        var node = parentNode
         while let current = node, !current.hasCurrentCache {
             chain.append(current)
             node = current.parentNode
         }
         for node in chain.reversed() {
-            node.recompute()
+            node.recompute(makingCache: true)
         }
+    }
+
+    /// On the queue: the node's state computed from its parent's cache, which is current: written into
+    /// the node's cache if it has one, returned without one otherwise. The root, whose cache is always
+    /// current, never needs it.
+    func freshState() -> State {
+        recompute(makingCache: true)
+        return cache.pointee
     }
 
     override final var hasCurrentCache: Bool {
@@ -330,10 +350,6 @@ class StateNode<State: Sendable, Action: Sendable>: ActionNode<Action>, StoreNod
         get { extras?.middlewareSetup }
         set { madeExtras.middlewareSetup = newValue }
     }
-
-    /// Whether `cache` is initialised. The last stored field, so that a subclass's first `Bool` packs
-    /// beside it.
-    @exclusivity(unchecked) private final var hasCache = false
 
     /// On the queue: adds `middlewares` (after those already attached) and `resolvers`, and rebuilds the
     /// node's chain.

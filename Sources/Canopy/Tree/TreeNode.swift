@@ -199,7 +199,9 @@ class TreeNode: @unchecked Sendable {
     }
 
     /// On the queue: recomputes the cached state from the parent's cached state, which is up to date.
-    func recompute() {}
+    /// A node without a cache makes one when `makingCache` (a child of it is about to read it), and has
+    /// nothing to recompute otherwise.
+    func recompute(makingCache: Bool) {}
 
     /// On the queue: whether the cached state is current without recomputing it (the node is attached
     /// and has computed it).
@@ -231,9 +233,14 @@ class TreeNode: @unchecked Sendable {
             newlyAttached.append(node)
             node = parent
         }
-        // The highest node's parent was attached already, so its cache is current; refresh downwards.
-        for node in newlyAttached.reversed() {
-            node.recompute()
+        // The highest node's parent was attached already, so its cache is current, if it has one: a
+        // leaf child has none, and makes it now that a child reads it. Then refresh downwards: every
+        // node but the first has a child that reads its cache from now on.
+        if !node.hasCurrentCache {
+            node.recompute(makingCache: true)
+        }
+        for (index, node) in newlyAttached.enumerated().reversed() {
+            node.recompute(makingCache: index > 0)
         }
         return true
     }
