@@ -1,25 +1,45 @@
 /// A tree node that takes actions of type `Action`: the part of a node the engine's walk up the tree
 /// (``StoreTree/reduceUp(_:from:)``) needs.
 class ActionNode<Action: Sendable>: TreeNode, InboxReceiver, @unchecked Sendable {
-    // Safety: `middleware` is set and read only on the tree's queue, like `TreeNode`'s fields; the
-    // `let`s never change.
-    /// Whether a dispatched action of this node's type could be an ``AsyncAction`` (decided once).
-    final let mayReceiveAsyncActions: Bool
-    /// Whether actions for this node wait in the root's inbox as plain values: the root takes this
-    /// node's `Action` too, so the tree's inbox is an `Inbox<Action>`, and no `map(actions:)` above
-    /// translates them into another type. Otherwise they travel as work items. A flag rather than a
-    /// second reference to the inbox: it packs beside the other flags, where the reference cost every
-    /// node 8 bytes.
-    final let sharesRootInbox: Bool
+    // Safety: `middleware` and `lastChanged` are set and read only on the tree's queue, like
+    // `TreeNode`'s fields; the `let` never changes.
+    /// What is decided about the node once, in `init`: one byte, so that ``lastChanged`` packs beside
+    /// it and `TreeNode`'s flags (8 bytes less for every child store that W4 counts).
+    private final let traits: ActionNodeTraits
+    /// Whether the last action this node's own reducer ran may have changed its own state (the root's,
+    /// a child's local state); `false` only when a change check said it did not. The nodes that reduce
+    /// (the root and children) set it; a node kept it in its own class, where it took 8 bytes with
+    /// its padding.
+    @exclusivity(unchecked) final var lastChanged = true
 
     init(tree: StoreTree, parent: TreeNode?, sharesRootInbox: Bool) {
         assert(
             !sharesRootInbox || tree.inbox is Inbox<Action>,
             "Internal inconsistency: a node shares a root inbox of another action type"
         )
-        self.mayReceiveAsyncActions = ActionKind.mayBeAsyncAction(Action.self)
-        self.sharesRootInbox = sharesRootInbox
+        var traits: ActionNodeTraits = []
+        if ActionKind.mayBeAsyncAction(Action.self) {
+            traits.insert(.mayReceiveAsyncActions)
+        }
+        if sharesRootInbox {
+            traits.insert(.sharesRootInbox)
+        }
+        self.traits = traits
         super.init(tree: tree, parent: parent)
+    }
+
+    /// Whether a dispatched action of this node's type could be an ``AsyncAction`` (decided once).
+    final var mayReceiveAsyncActions: Bool {
+        @inline(__always) get { traits.contains(.mayReceiveAsyncActions) }
+    }
+
+    /// Whether actions for this node wait in the root's inbox as plain values: the root takes this
+    /// node's `Action` too, so the tree's inbox is an `Inbox<Action>`, and no `map(actions:)` above
+    /// translates them into another type. Otherwise they travel as work items. A flag rather than a
+    /// second reference to the inbox: it packs beside the other flags, where the reference cost every
+    /// node 8 bytes.
+    final var sharesRootInbox: Bool {
+        @inline(__always) get { traits.contains(.sharesRootInbox) }
     }
 
     /// On the queue: runs this node's own reducer (or, for a view, translates the action) and returns
@@ -98,4 +118,13 @@ class ActionNode<Action: Sendable>: TreeNode, InboxReceiver, @unchecked Sendable
         // Safety: the inbox hands this node only actions pushed for it, of its `Action` type.
         tree.process(action.assumingMemoryBound(to: Action.self).move(), at: self, entry: entry)
     }
+}
+
+/// What an ``ActionNode`` decides about itself once, in one byte. Outside the generic class, so that its
+/// operations need no type metadata.
+private struct ActionNodeTraits: OptionSet {
+    let rawValue: UInt8
+
+    static let mayReceiveAsyncActions = ActionNodeTraits(rawValue: 1 << 0)
+    static let sharesRootInbox = ActionNodeTraits(rawValue: 1 << 1)
 }

@@ -12,11 +12,7 @@
 final class ChildNode<ParentState: Sendable, Local: Sendable, State: Sendable, Action: Sendable>:
     StateNode<State, Action>, @unchecked Sendable
 {
-    // Safety: `local`, `reducer` and `lastChanged` are used only on the tree's queue, like `TreeNode`'s
-    // fields.
-    /// Whether the last action this node reduced may have changed `local`. First, so that it packs
-    /// beside the last `Bool` of `StateNode`.
-    @exclusivity(unchecked) private var lastChanged = true
+    // Safety: `local` and `reducer` are used only on the tree's queue, like `TreeNode`'s fields.
     /// The child's reducer, followed by its after-reduce steps once some are added.
     @exclusivity(unchecked) private var reducer: Reducer<Local, Action>
     private let compose: Compose<ParentState, Local, State>

@@ -3,7 +3,7 @@ import Dispatch
 /// The root of a store tree: it creates the tree's engine (queue, clock, inbox) and holds the root state,
 /// in its cache.
 final class RootNode<State: Sendable, Action: Sendable>: StateNode<State, Action>, @unchecked Sendable {
-    // Safety: `reducer` and `lastChanged` are used only on the tree's queue, like `TreeNode`'s fields.
+    // Safety: `reducer` is used only on the tree's queue, like `TreeNode`'s fields.
     /// The root's reducer, followed by its after-reduce steps once some are added.
     @exclusivity(unchecked) private var reducer: Reducer<State, Action>
     /// Runs the reducer and says whether the state changed, when `State` is `Equatable` plain data:
@@ -11,8 +11,6 @@ final class RootNode<State: Sendable, Action: Sendable>: StateNode<State, Action
     /// the store's initializer is inlined, compiled for `State` there.
     private let changeCheck: ChangeCheck<State, Action>?
     private let rootInbox: Inbox<Action>
-    /// Whether the last action may have changed the state.
-    @exclusivity(unchecked) private var lastChanged = true
 
     init(
         initialState: State,

@@ -25,8 +25,8 @@ class TreeNode: @unchecked Sendable {
     final let tree: StoreTree
     final let parentNode: TreeNode?
     // The stored fields are laid out for size (W4 counts the bytes of each child store): the 32-bit
-    // fields follow one another, and the `Bool`s come last, so that the subclasses' first `Bool` packs
-    // beside them. A child node is 152 bytes, a 160-byte block from `malloc`.
+    // fields follow one another, and the one-byte fields come last, so that `ActionNode`'s pack
+    // beside them. A child node of `Int`s is 144 bytes.
     /// The node's attached children, in the order they attached.
     @exclusivity(unchecked) final var children = ChildList()
     /// How many children have been made from this node.
