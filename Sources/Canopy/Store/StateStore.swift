@@ -175,14 +175,14 @@ public struct StateStore<State: Sendable, Action: Sendable>: Store {
                 // cache, all valid for the call (`ChildNode.composeAndNotify()`).
                 guard let cache else {
                     // A child without a cache (a leaf): its observers get the pair as it is made.
-                    return observers?.notify((parent.pointee, local))
+                    return observers.notify((parent.pointee, local))
                 }
                 if isInitialized {
                     cache.pointee = (parent.pointee, local)
                 } else {
                     cache.initialize(to: (parent.pointee, local))
                 }
-                return observers?.notify(cache.pointee)
+                return observers.notify(cache.pointee)
             },
             changeCheck: ChangeCheck<ChildState, Action>.shared()
         )

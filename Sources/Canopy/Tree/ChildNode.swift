@@ -78,7 +78,7 @@ final class ChildNode<ParentState: Sendable, Local: Sendable, State: Sendable, A
     }
 
     override func recompute(makingCache: Bool) {
-        var none: ObserverStorage<State>?
+        var none = NodeObservers<State>()
         // Safety: as in `composeAndNotify()`.
         if hasCache {
             writeCachedState { cache, _ in
@@ -97,7 +97,7 @@ final class ChildNode<ParentState: Sendable, Local: Sendable, State: Sendable, A
         // state is moved out of.
         return withUnsafeTemporaryAllocation(of: State.self, capacity: 1) { buffer in
             let state = buffer.baseAddress.unsafelyUnwrapped
-            var none: ObserverStorage<State>?
+            var none = NodeObservers<State>()
             _ = compose(UnsafePointer(parent.cache), &local, state, false, &none)
             return state.move()
         }
@@ -142,7 +142,7 @@ final class ChildNode<ParentState: Sendable, Local: Sendable, State: Sendable, A
 
 /// Makes a child's state of its parent's state and its local state, writes it into `cache` if there
 /// is one (assigning when `isInitialized`, initialising otherwise), then calls the `observers` with it
-/// and returns the slots of those that answered `.dead` (``ObserverStorage/notify(_:)``). Made where
+/// and returns the slots of those that answered `.dead` (``NodeObservers/notify(_:)``). Made where
 /// `with(_:reducer:)` is inlined, so it is compiled for the concrete types: the pair is built, and the
 /// observers' loop runs, without the runtime's type lookups or a copy of the state through it.
 @usableFromInline
@@ -152,5 +152,5 @@ typealias Compose<ParentState, Local, State> =
         _ local: inout Local,
         _ cache: UnsafeMutablePointer<State>?,
         _ isInitialized: Bool,
-        _ observers: inout ObserverStorage<State>?
+        _ observers: inout NodeObservers<State>
     ) -> [Int]?

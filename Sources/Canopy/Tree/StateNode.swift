@@ -21,7 +21,8 @@ class StateNode<State: Sendable, Action: Sendable>: ActionNode<Action>, StoreNod
     /// from its composition, never makes one: 16 bytes and a heap block less for every child store
     /// that W4 counts.
     @exclusivity(unchecked) private final var cacheMemory: UnsafeMutablePointer<State>?
-    @exclusivity(unchecked) private final var observers: ObserverStorage<State>?
+    /// The observers: one inside the node, or a list (``NodeObservers``).
+    @exclusivity(unchecked) private final var observers = NodeObservers<State>()
     /// The observer index and the middleware setup, once the node has one of them.
     @exclusivity(unchecked) private final var extras: NodeExtras<State, Action>?
 
@@ -107,7 +108,7 @@ class StateNode<State: Sendable, Action: Sendable>: ActionNode<Action>, StoreNod
     /// state's type is known, so the observers' loop is compiled for it there.
     @inline(__always)
     final func writeCachedState(
-        _ write: (UnsafeMutablePointer<State>?, _ observers: inout ObserverStorage<State>?) -> [Int]?
+        _ write: (UnsafeMutablePointer<State>?, _ observers: inout NodeObservers<State>) -> [Int]?
     ) {
         tree.assertOnQueue()
         if let dead = write(cacheMemory, &observers) {
@@ -156,17 +157,17 @@ class StateNode<State: Sendable, Action: Sendable>: ActionNode<Action>, StoreNod
 
     override final func notifyObservers() {
         // Checked first: copying the state out of the cache goes through the runtime here, in generic
-        // code, which a node without an observer list (a root whose stores only dispatch) need not pay.
-        // A list whose observers have all gone stays until the node gets another one; then the copy
-        // is paid for nothing, as before this check.
-        guard observers != nil else { return }
+        // code, which a node that never had an observer (a root whose stores only dispatch) need not
+        // pay. A list whose observers have all gone stays until the node gets another one; then the
+        // copy is paid for nothing, as before this check.
+        guard !Self.isEmpty(&observers) else { return }
         notifyObservers(with: cache.pointee)
     }
 
     /// On the queue: calls the observers with `state`, the cached state, handed over by code that has it
     /// at hand already (a child's composition, compiled for the concrete type), so that it need not be
     /// copied out of the cache through the runtime first. Inlined, with the observers' loop, into the
-    /// code that has the state (see ``ObserverStorage/notify(_:)``).
+    /// code that has the state (see ``NodeObservers/notify(_:)``).
     @inline(__always)
     final func notifyObservers(with state: State) {
         guard let dead = Self.notify(&observers, state) else { return }
@@ -183,13 +184,20 @@ class StateNode<State: Sendable, Action: Sendable>: ActionNode<Action>, StoreNod
         detachIfUnused()
     }
 
+    /// Whether the node has no observer and no list. The observers come in `inout`, read in place: read
+    /// from the property as a value, they were copied out first (a retain and a release of each part).
+    @inline(__always)
+    private static func isEmpty(_ observers: inout NodeObservers<State>) -> Bool {
+        observers.isEmpty
+    }
+
     /// Calls the observers in `observers` with `state`; returns the slots of those that answered `.dead`.
     ///
-    /// The list comes in `inout`, an exclusive access, so the compiler borrows it in place: read from
-    /// the property as a value, it would be retained and released on each walk.
+    /// The observers come in `inout`, an exclusive access, so the compiler borrows them in place: read
+    /// from the property as a value, the list would be retained and released on each walk.
     @inline(__always)
-    private static func notify(_ observers: inout ObserverStorage<State>?, _ state: State) -> [Int]? {
-        observers?.notify(state)
+    private static func notify(_ observers: inout NodeObservers<State>, _ state: State) -> [Int]? {
+        observers.notify(state)
     }
 
     final func addObserver(_ observer: Observer<State>) {
@@ -198,9 +206,13 @@ class StateNode<State: Sendable, Action: Sendable>: ActionNode<Action>, StoreNod
             // A node that nothing keeps any more is on its way out: like a freed one, it takes no
             // observer.
             guard attach() else { return }
-            makeRoomForObserver()
-            // Safety: `makeRoomForObserver()` has just made `observers` non-nil, with room.
-            let slot = observers.unsafelyUnwrapped.append(observer)
+            let slot: Int
+            if let list = listWithRoomForObserver() {
+                slot = list.append(observer)
+            } else {
+                observers.single = observer
+                slot = 0
+            }
             listenersChanged()
             if let observerIndex {
                 if !observerIndex.insert(observer.id, slot: slot) {
@@ -220,7 +232,7 @@ class StateNode<State: Sendable, Action: Sendable>: ActionNode<Action>, StoreNod
     }
 
     override final var observerCount: Int {
-        observers?.live ?? 0
+        observers.live
     }
 
     final func removeObserver(id: UUID) {
@@ -234,15 +246,15 @@ class StateNode<State: Sendable, Action: Sendable>: ActionNode<Action>, StoreNod
     private static var observerIndexThreshold: Int { 8 }
 
     private final func slot(of id: UUID) -> Int? {
-        guard let observers else { return nil }
-        if let observerIndex {
-            return observerIndex.slot(of: id, in: observers)
+        // The index exists only beside a list (a node with more observers than a scan finds quickly).
+        if let observerIndex, let list = observers.list {
+            return observerIndex.slot(of: id, in: list)
         }
         return observers.slot(of: id)
     }
 
     private final func removeObserver(at slot: Int, compacting: Bool = true) {
-        guard let observers, let id = observers.remove(at: slot) else { return }
+        guard let id = observers.remove(at: slot) else { return }
         observerIndex?.remove(id, slot: slot)
         listenersChanged()
         if compacting {
@@ -252,27 +264,31 @@ class StateNode<State: Sendable, Action: Sendable>: ActionNode<Action>, StoreNod
     }
 
     private final func compactObserversIfSparse() {
-        guard let observers, observers.isSparse else { return }
-        self.observers = observers.compacted(capacity: observers.live)
+        guard let list = observers.list, list.isSparse else { return }
+        observers.list = list.compacted(capacity: list.live)
         rebuildObserverIndex()
     }
 
-    /// Makes `observers` have room for one more.
-    private final func makeRoomForObserver() {
-        guard let observers else {
-            // Most nodes have one or two observers; the list grows when it must.
-            self.observers = ObserverStorage.make(capacity: 1)
-            return
+    /// Makes room for one more observer: in the list, grown if full, or, for a node that has had no
+    /// more than one, inside the node.
+    ///
+    /// - Returns: The list to append to, or `nil` when the observer goes inside the node.
+    private final func listWithRoomForObserver() -> ObserverStorage<State>? {
+        // Most nodes have one observer, which the node holds; the list grows when it must.
+        guard let list = observers.listForOneMore() else { return nil }
+        guard !list.hasRoom else { return list }
+        let made: ObserverStorage<State>
+        if list.live == list.used {
+            // No empty slot: grow the list and keep every slot (the index stays as it is).
+            made = list.grown(capacity: Self.grownCapacity(list.used))
+        } else {
+            made = list.compacted(capacity: Self.grownCapacity(list.live))
         }
-        if !observers.hasRoom {
-            if observers.live == observers.used {
-                // No empty slot: grow the list and keep every slot (the index stays as it is).
-                self.observers = observers.grown(capacity: Self.grownCapacity(observers.used))
-            } else {
-                self.observers = observers.compacted(capacity: Self.grownCapacity(observers.live))
-                rebuildObserverIndex()
-            }
+        observers.list = made
+        if list.live != list.used {
+            rebuildObserverIndex()
         }
+        return made
     }
 
     /// The room to give a full list of `count` observers: half as much again (and at least one more).
@@ -285,17 +301,17 @@ class StateNode<State: Sendable, Action: Sendable>: ActionNode<Action>, StoreNod
     }
 
     private final func rebuildObserverIndex() {
-        guard let observers, observers.live > Self.observerIndexThreshold else {
+        guard let list = observers.list, list.live > Self.observerIndexThreshold else {
             observerIndex = nil
             return
         }
-        observerIndex = ObserverIndex.make(for: observers)
+        observerIndex = ObserverIndex.make(for: list)
     }
 
     /// The number of observers (tests look at it).
     final var observerListCount: Int {
         tree.assertOnQueue()
-        return observers?.live ?? 0
+        return observers.live
     }
 
     final func observerRemover(id: UUID) -> @Sendable () -> Void {

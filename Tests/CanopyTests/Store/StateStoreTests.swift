@@ -93,6 +93,29 @@ import Testing
         #expect(await recorder.waitFor(count: 6) == ["a0", "b0", "c0", "a1", "b1", "c1"])
     }
 
+    @Test func aChildsFirstObserverKeepsItsPlaceAsOthersSubscribeAndLeave() async {
+        // The first observer is kept inside the node, and moves into a list when a second comes.
+        let root = counter()
+        let child = root.with(0) { _, _ in }
+        let recorder = StateRecorder<String>()
+        func observer(_ name: String, deadAt last: Int = .max) -> Observer<(Int, Int)> {
+            Observer { state in
+                recorder.record("\(name)\(state.0)")
+                return state.0 >= last ? .dead : .active
+            }
+        }
+        let first = observer("a", deadAt: 2)
+        child.subscribe(observer: first)
+        child.subscribe(observer: first)
+        await root.send(1)
+        child.subscribe(observer: observer("b"))
+        await root.send(1)
+        await root.send(1)
+        child.subscribe(observer: observer("c"))
+        await root.send(1)
+        #expect(recorder.values == ["a0", "a0", "a1", "b1", "a2", "b2", "b3", "c3", "b4", "c4"])
+    }
+
     @Test func reducersAndObserversRunOnTheTreeQueueOffMain() async {
         let key = DispatchSpecificKey<String>()
         let onTreeQueue = StateRecorder<Bool>()
