@@ -23,13 +23,17 @@ class StateNode<State: Sendable, Action: Sendable>: ActionNode<Action>, StoreNod
     @exclusivity(unchecked) private final var cacheMemory: UnsafeMutablePointer<State>?
     /// The observers: one inside the node, or a list (``NodeObservers``).
     @exclusivity(unchecked) private final var observers = NodeObservers<State>()
-    /// The observer index and the middleware setup, once the node has one of them.
-    @exclusivity(unchecked) private final var extras: NodeExtras<State, Action>?
 
-    /// The box of ``extras``, made now if the node has none yet.
+    /// The node's ``ActionNode/extras``, typed, if it has them.
+    private final var stateExtras: NodeExtras<State, Action>? {
+        // Safety: only `madeExtras` sets `extras`, to a `NodeExtras<State, Action>`.
+        extras.map { unsafeDowncast($0, to: NodeExtras<State, Action>.self) }
+    }
+
+    /// The node's ``ActionNode/extras``, typed, made now if the node has none yet.
     private final var madeExtras: NodeExtras<State, Action> {
-        if let extras {
-            return extras
+        if let stateExtras {
+            return stateExtras
         }
         let made = NodeExtras<State, Action>()
         extras = made
@@ -40,7 +44,7 @@ class StateNode<State: Sendable, Action: Sendable>: ActionNode<Action>, StoreNod
     /// that subscribing and cancelling never scan a long list. Most nodes have one or two observers,
     /// and need none.
     private final var observerIndex: ObserverIndex? {
-        get { extras?.observerIndex }
+        get { stateExtras?.observerIndex }
         set {
             if newValue != nil || extras != nil {
                 madeExtras.observerIndex = newValue
@@ -363,7 +367,7 @@ class StateNode<State: Sendable, Action: Sendable>: ActionNode<Action>, StoreNod
 
     /// What `use(_:resolvers:)` attached so far.
     private final var middlewareSetup: MiddlewareSetup<State, Action>? {
-        get { extras?.middlewareSetup }
+        get { stateExtras?.middlewareSetup }
         set { madeExtras.middlewareSetup = newValue }
     }
 
@@ -410,7 +414,8 @@ class StateNode<State: Sendable, Action: Sendable>: ActionNode<Action>, StoreNod
             environment: environment,
             currentState: { [unowned self] in self.state }
         )
-        middleware = chain
+        madeExtras.middleware = chain
+        noteMiddleware()
         tree.middlewareAttached(onlyObserves: chain.onlyObserves)
     }
 

@@ -261,7 +261,7 @@ final class StoreTree: @unchecked Sendable {
             return observeFromAbove(action, at: node, entry: entry)
         }
         // The root: only its own chain, if any.
-        if node.middleware != nil {
+        if node.hasMiddleware {
             tap(node, action, sentTo: node)
         }
         return true
@@ -278,7 +278,7 @@ final class StoreTree: @unchecked Sendable {
         var holder: ActionNode<Action>?
         var current: ActionNode<Action>? = node
         while let candidate = current, candidate.depth >= entry.resumeDepth {
-            if candidate.middleware != nil {
+            if candidate.hasMiddleware {
                 guard holder == nil else { return false }
                 holder = candidate
             }
@@ -294,9 +294,9 @@ final class StoreTree: @unchecked Sendable {
     /// `target`.
     @inline(__always)
     private func tap<Action>(_ holder: ActionNode<Action>, _ action: Action, sentTo target: ActionNode<Action>) {
-        // Safety: as in `runMiddleware`: the node holds its middleware, and `process`'s caller holds the
-        // node (and thus its ancestors).
-        let middleware = Unmanaged.passUnretained(holder.middleware.unsafelyUnwrapped)
+        // Safety: as in `runMiddleware`: `hasMiddleware` said the node has extras holding its middleware,
+        // the node holds them, and `process`'s caller holds the node (and thus its ancestors).
+        let middleware = Unmanaged.passUnretained(holder.extras.unsafelyUnwrapped.middleware.unsafelyUnwrapped)
         currentTarget = .passUnretained(target)
         middleware._withUnsafeGuaranteedRef { middleware in
             if middleware.hasSoleTap {
@@ -433,13 +433,14 @@ final class StoreTree: @unchecked Sendable {
         // ancestors to look at.
         let depth = node.depth
         if depth >= entry.resumeDepth, depth == 0 || !ancestorHasMiddleware(node, from: entry.resumeDepth) {
-            guard node.middleware != nil else { return .forwarded }
+            guard node.hasMiddleware else { return .forwarded }
             let start = depth == entry.resumeDepth ? entry.middlewareStart : 0
             // Used without a retain and release per action, read through a temporary so that the strong
             // reference ends with the statement. Only `use` replaces a node's middleware, in a work item,
             // never while an action is in the stage.
-            // Safety: the node holds its middleware, and `process`'s caller holds the node.
-            let middleware = Unmanaged.passUnretained(node.middleware.unsafelyUnwrapped)
+            // Safety: `hasMiddleware` says the node has extras holding its middleware (`use` sets both);
+            // the node holds them, and `process`'s caller holds the node.
+            let middleware = Unmanaged.passUnretained(node.extras.unsafelyUnwrapped.middleware.unsafelyUnwrapped)
             return middleware._withUnsafeGuaranteedRef { $0(&action, start) }
         }
         return runMiddlewareChains(&action, at: node, entry: entry)
@@ -486,7 +487,7 @@ final class StoreTree: @unchecked Sendable {
     private func ancestorHasMiddleware<Action>(_ node: ActionNode<Action>, from depth: Int) -> Bool {
         var current = node.untranslatedParent()
         while let candidate = current, candidate.depth >= depth {
-            if candidate.middleware != nil {
+            if candidate.hasMiddleware {
                 return true
             }
             current = candidate.untranslatedParent()

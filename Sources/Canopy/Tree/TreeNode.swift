@@ -44,8 +44,8 @@ class TreeNode: @unchecked Sendable {
     /// Where this node is in its parent's ``children``, while it is attached.
     @exclusivity(unchecked) final var listSlot: Int32 = 0
     @exclusivity(unchecked) final var isAttached: Bool
-    /// Set once nothing keeps the node any more: it never attaches again.
-    @exclusivity(unchecked) private final var isDropped = false
+    /// Flags set rarely and read on the engine's paths: one byte (see ``NodeFlags``).
+    @exclusivity(unchecked) private final var flags: NodeFlags = []
 
     /// Creates a root (no parent, always attached) or a node below `parent`, which it keeps.
     init(tree: StoreTree, parent: TreeNode?) {
@@ -107,8 +107,20 @@ class TreeNode: @unchecked Sendable {
     /// On the queue, outside any walk: takes the node out of the tree for good, once nothing keeps it.
     final func dropFromTree() {
         guard keepers.load(ordering: .acquiring) == 0 else { return }
-        isDropped = true
+        flags.insert(.dropped)
         detach()
+    }
+
+    /// On the queue: whether middleware is attached to this node (``ActionNode/middleware``): read on
+    /// every action's way through the middleware stage, one bit where the middleware itself is in the
+    /// node's box of extras.
+    final var hasMiddleware: Bool {
+        @inline(__always) get { flags.contains(.hasMiddleware) }
+    }
+
+    /// On the queue: notes that middleware is attached to this node.
+    final func noteMiddleware() {
+        flags.insert(.hasMiddleware)
     }
 
     /// On the queue: the number of observers of this node. A node with state overrides it; it keeps no
@@ -220,7 +232,7 @@ class TreeNode: @unchecked Sendable {
     @discardableResult
     final func attach() -> Bool {
         guard !isAttached else { return true }
-        guard !isDropped else { return false }
+        guard !flags.contains(.dropped) else { return false }
         #if DEBUG
         assert(!tree.isWalkingDown, "Internal inconsistency: a node attached during the walk down")
         #endif
@@ -275,4 +287,14 @@ class TreeNode: @unchecked Sendable {
             tree.isListenedTo = hasListeners
         }
     }
+}
+
+/// What a ``TreeNode`` notes about itself on the queue, rarely, in one byte.
+private struct NodeFlags: OptionSet {
+    let rawValue: UInt8
+
+    /// Nothing keeps the node any more: it never attaches again.
+    static let dropped = NodeFlags(rawValue: 1 << 0)
+    /// Middleware is attached to the node.
+    static let hasMiddleware = NodeFlags(rawValue: 1 << 1)
 }
