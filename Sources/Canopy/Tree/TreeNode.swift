@@ -26,7 +26,7 @@ class TreeNode: @unchecked Sendable {
     final let parentNode: TreeNode?
     // The stored fields are laid out for size (W4 counts the bytes of each child store): the 32-bit
     // fields follow one another, and the one-byte fields come last, so that `ActionNode`'s pack
-    // beside them. A child node of `Int`s is 144 bytes.
+    // beside them. A child node of `Int`s is 168 bytes, its one observer inside it.
     /// The node's attached children, in the order they attached.
     @exclusivity(unchecked) final var children = ChildList()
     /// How many children have been made from this node.
