@@ -44,6 +44,7 @@ struct FloorTree {
         // In place: `for child in children` copies each child out (a retain and a release of its
         // observer list), and `for observer in observers` each observer (of its closure's context),
         // about 25 instructions per observer that no tree has to pay.
+        // Safety: the buffer is used only inside the closure, and every index comes from its `indices`.
         children.withUnsafeMutableBufferPointer { children in
             for child in children.indices {
                 Self.notify(&children[child].observers, of: (root, children[child].local))
@@ -62,6 +63,7 @@ struct FloorTree {
     /// Calls each of `observers` with `state`, borrowing each in place.
     @inline(__always)
     private static func notify(_ observers: inout [FloorObserver], of state: (Int, Int)) {
+        // Safety: as in `dispatch(toChild:)`.
         observers.withUnsafeMutableBufferPointer { observers in
             for index in observers.indices {
                 FloorObserver.call(&observers[index], with: state)

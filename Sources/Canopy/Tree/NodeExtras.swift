@@ -10,7 +10,8 @@ class ActionNodeExtras<Action: Sendable> {
     /// the node's action type only.
     final var middleware: NodeMiddleware<Action>?
 
-    init() {}
+    /// File-private: the only box made is a ``NodeExtras`` (`StateNode.stateExtras` relies on it).
+    fileprivate init() {}
 }
 
 /// The box ``StateNode`` makes for ``ActionNode/extras``: the part the engine reads, and the part only

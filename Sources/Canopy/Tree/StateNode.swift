@@ -8,8 +8,9 @@ import Foundation
 
 /// A tree node with a state of type `State` and observers of it: the root, a child, or a mapped node.
 ///
-/// It caches its state (for the root, the cache *is* the state). The engine keeps the cache current
-/// while the node is attached; otherwise ``state`` computes it on demand.
+/// The root and a mapped node cache their state (for the root, the cache *is* the state); a child
+/// caches its state once a node below it reads it (``ChildNode``). The engine keeps a cache current while
+/// the node is attached; otherwise ``state`` computes the state on demand.
 class StateNode<State: Sendable, Action: Sendable>: ActionNode<Action>, StoreNode, @unchecked Sendable {
     // Safety: as for `TreeNode`, the `var`s and the memory behind `cacheMemory` are used only on the
     // tree's queue, except in `deinit`, which may run on any thread: by then nothing else references the
@@ -57,6 +58,8 @@ class StateNode<State: Sendable, Action: Sendable>: ActionNode<Action>, StoreNod
 
     deinit {
         if let cacheMemory {
+            // Safety: the memory holds an initialised state from `makeCache` on, and nothing else
+            // references the node any more.
             cacheMemory.deinitialize(count: 1)
             cacheMemory.deallocate()
         }
@@ -67,6 +70,7 @@ class StateNode<State: Sendable, Action: Sendable>: ActionNode<Action>, StoreNod
     /// On the queue: the current state.
     final var state: State {
         if isAttached, let cacheMemory {
+            // Safety: initialised since `makeCache`, and current while the node is attached.
             return cacheMemory.pointee
         }
         refreshAncestors()
@@ -102,16 +106,18 @@ class StateNode<State: Sendable, Action: Sendable>: ActionNode<Action>, StoreNod
     /// queue.
     final func makeCache(_ initialize: (UnsafeMutablePointer<State>) -> Void) {
         assert(cacheMemory == nil, "Internal inconsistency: \(type(of: self)) made its cache twice")
+        // Safety: memory for one `State`, which `initialize` initialises before the node keeps it; freed in
+        // `deinit`.
         let memory = UnsafeMutablePointer<State>.allocate(capacity: 1)
         initialize(memory)
         cacheMemory = memory
     }
 
     /// On the queue: has `write` compose the state and call the observers with it; `write` gets the
-    /// cache, if the node has one (to assign the state to), and the observer list, which it may call
-    /// (``ObserverStorage/notify(_:)``), and returns the slots of the observers that answered `.dead`.
+    /// cache, if the node has one (to assign the state to), and the observers, which it may call
+    /// (``NodeObservers/notify(_:)``), and returns the slots of the observers that answered `.dead`.
     ///
-    /// The list comes `inout`, borrowed in place (see ``notify(_:_:)``); `write` is made where the
+    /// The observers come `inout`, borrowed in place (see ``notify(_:_:)``); `write` is made where the
     /// state's type is known, so the observers' loop is compiled for it there.
     @inline(__always)
     final func writeCachedState(
@@ -127,6 +133,7 @@ class StateNode<State: Sendable, Action: Sendable>: ActionNode<Action>, StoreNod
     final func setCachedState(_ state: consuming State) {
         tree.assertOnQueue()
         if let cacheMemory {
+            // Safety: initialised since `makeCache`: assigned, not initialised again.
             cacheMemory.pointee = state
         } else {
             makeCache(state)

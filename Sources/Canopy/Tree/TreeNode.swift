@@ -124,7 +124,7 @@ class TreeNode: @unchecked Sendable {
     }
 
     /// On the queue: the number of observers of this node. A node with state overrides it; it keeps no
-    /// count of its own (its observer list has one), which would cost every node 4 bytes.
+    /// count of its own (its ``NodeObservers`` know it), which would cost every node 4 bytes.
     var observerCount: Int { 0 }
 
     /// The number of ancestors.
