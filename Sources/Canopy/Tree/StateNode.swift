@@ -291,18 +291,15 @@ class StateNode<State: Sendable, Action: Sendable>: ActionNode<Action>, StoreNod
         // Most nodes have one observer, which the node holds; the list grows when it must.
         guard let list = observers.listForOneMore() else { return nil }
         guard !list.hasRoom else { return list }
-        let made: ObserverStorage<State>
         if list.live == list.used {
             // No empty slot: grow the list and keep every slot (the index stays as it is).
-            made = list.grown(capacity: Self.grownCapacity(list.used))
+            observers.list = list.grown(capacity: Self.grownCapacity(list.used))
         } else {
-            made = list.compacted(capacity: Self.grownCapacity(list.live))
-        }
-        observers.list = made
-        if list.live != list.used {
+            // Compacting renumbers the slots: the index is made again.
+            observers.list = list.compacted(capacity: Self.grownCapacity(list.live))
             rebuildObserverIndex()
         }
-        return made
+        return observers.list
     }
 
     /// The room to give a full list of `count` observers: half as much again (and at least one more).
