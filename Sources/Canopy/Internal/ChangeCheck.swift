@@ -25,7 +25,7 @@ final class ChangeCheck<Value, Action>: @unchecked Sendable {
     /// "before" copy would make the reducer's in-place mutation copy the storage it shares).
     @inlinable
     static func shared() -> ChangeCheck? {
-        ChangeCheckTable.shared(Value.self, Action.self) { make() }
+        SharedPerType.shared(ChangeCheck.self) { make() }
     }
 
     /// A new check, or `nil` when `Value` is not `Equatable` plain data.
@@ -48,55 +48,5 @@ final class ChangeCheck<Value, Action>: @unchecked Sendable {
             return before != value
         }
         return check as? ChangeCheck
-    }
-}
-
-/// The change checks made so far, by state and action type; a node asks once, when it is made.
-@usableFromInline
-enum ChangeCheckTable: Sendable {
-    private struct Key: Hashable {
-        let value: ObjectIdentifier
-        let action: ObjectIdentifier
-    }
-
-    /// The check found for a pair of types, `nil` included, so that a type that is not `Equatable`
-    /// is not cast again.
-    private final class Found: @unchecked Sendable {
-        // Safety: `stored` is a `ChangeCheck`, which is `Sendable`, or `nil`; it never changes.
-        private let stored: AnyObject?
-
-        init(_ check: AnyObject?) {
-            self.stored = check
-        }
-
-        /// The check kept, typed: `Value` and `Action` are the types of the key it is kept under.
-        func check<Value, Action>(_: Value.Type, _: Action.Type) -> ChangeCheck<Value, Action>? {
-            // Safety: the table keeps under a key only a check of that key's two types.
-            stored.map { unsafeDowncast($0, to: ChangeCheck<Value, Action>.self) }
-        }
-    }
-
-    private static let found = LockedValue<[Key: Found]>([:])
-
-    /// The check kept for `Value` and `Action`, made by `make` the first time.
-    @usableFromInline
-    static func shared<Value, Action>(
-        _: Value.Type,
-        _: Action.Type,
-        make: () -> ChangeCheck<Value, Action>?
-    ) -> ChangeCheck<Value, Action>? {
-        let key = Key(value: ObjectIdentifier(Value.self), action: ObjectIdentifier(Action.self))
-        if let known = found.withLock({ $0[key] }) {
-            return known.check(Value.self, Action.self)
-        }
-        let made = make()
-        return found.withLock { table in
-            // Another thread may have made one meanwhile: the first one kept is the one shared.
-            if let known = table[key] {
-                return known.check(Value.self, Action.self)
-            }
-            table[key] = Found(made)
-            return made
-        }
     }
 }

@@ -21,24 +21,22 @@ public struct StateStore<State: Sendable, Action: Sendable>: Store {
 
     /// A child of `parent` whose state `compose` builds from the parent's state and `initialState`.
     ///
-    /// ``with(_:reducer:)`` calls it with a `compose` and a `changeCheck` made where it is inlined, so
-    /// that building the pair, calling the observers with it and checking whether the local state
-    /// changed run in code compiled for the concrete types.
+    /// ``with(_:reducer:)`` calls it with a `kind` made where it is inlined, so that building the pair,
+    /// calling the observers with it and checking whether the local state changed run in code compiled
+    /// for the concrete types.
     @usableFromInline
     init<ParentState: Sendable, ChildState: Sendable>(
         childOf parent: StateStore<ParentState, Action>,
         initialState: ChildState,
         reducer: @escaping Reducer<ChildState, Action>,
-        compose: @escaping Compose<ParentState, ChildState, State>,
-        changeCheck: ChangeCheck<ChildState, Action>?
+        kind: ChildKind<ParentState, ChildState, State, Action>
     ) {
         self.node = ChildHandle(
             ChildNode(
                 parent: parent.node.nodeForChildren(),
                 initialState: initialState,
                 reducer: DependencyScope.capturing(reducer),
-                compose: compose,
-                changeCheck: changeCheck
+                kind: kind
             )
         )
     }
@@ -170,21 +168,20 @@ public struct StateStore<State: Sendable, Action: Sendable>: Store {
             childOf: self,
             initialState: initialState,
             reducer: reducer,
-            compose: { parent, local, cache, isInitialized, observers in
-                // Safety: the child passes its parent's current state, its own local state and its
-                // cache, all valid for the call (`ChildNode.composeAndNotify()`).
+            kind: .shared { parent, local, cache, isInitialized, observers, list in
+                // Safety: the child passes its parent's current state, its own local state, its cache
+                // and its list of observers, all valid for the call (`ChildNode.composeAndNotify()`).
                 guard let cache else {
                     // A child without a cache (a leaf): its observers get the pair as it is made.
-                    return observers.notify((parent.pointee, local))
+                    return observers.notify((parent.pointee, local), list: list)
                 }
                 if isInitialized {
                     cache.pointee = (parent.pointee, local)
                 } else {
                     cache.initialize(to: (parent.pointee, local))
                 }
-                return observers.notify(cache.pointee)
-            },
-            changeCheck: ChangeCheck<ChildState, Action>.shared()
+                return observers.notify(cache.pointee, list: list)
+            }
         )
     }
 

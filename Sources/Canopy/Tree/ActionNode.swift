@@ -1,7 +1,7 @@
 /// A tree node that takes actions of type `Action`: the part of a node the engine's walk up the tree
 /// (``StoreTree/reduceUp(_:from:)``) needs.
 class ActionNode<Action: Sendable>: TreeNode, InboxReceiver, @unchecked Sendable {
-    // Safety: `extras` and `lastChanged` are set and read only on the tree's queue, like
+    // Safety: `lastChanged` is set and read only on the tree's queue, like
     // `TreeNode`'s fields; the `let` never changes.
     /// What is decided about the node once, in `init`: one byte, so that ``lastChanged`` packs beside
     /// it and `TreeNode`'s flags (8 bytes less for every child store that W4 counts).
@@ -57,13 +57,19 @@ class ActionNode<Action: Sendable>: TreeNode, InboxReceiver, @unchecked Sendable
         preconditionFailure("Internal inconsistency: \(type(of: self)) does not run async actions")
     }
 
-    /// What only some nodes need (middleware, an observer index), once the node needs one of them:
-    /// one reference to a box, kept out of every node. ``StateNode`` makes it, as its own subclass.
-    @exclusivity(unchecked) final var extras: ActionNodeExtras<Action>?
+    /// The node's ``TreeNode/extras``, typed, if it has them.
+    final var actionExtras: ActionNodeExtras<Action>? {
+        @inline(__always) get {
+            guard let extras else { return nil }
+            // Safety: the only box made is a `NodeExtras<State, Action>` (`StateNode.makeExtras()`), an
+            // `ActionNodeExtras<Action>`.
+            return unsafeDowncast(extras, to: ActionNodeExtras<Action>.self)
+        }
+    }
 
     /// This node's middleware, once some is attached (``StateNode/use(_:resolvers:)``).
     final var middleware: NodeMiddleware<Action>? {
-        @inline(__always) get { extras?.middleware }
+        @inline(__always) get { actionExtras?.middleware }
     }
 
     /// Queues `action` for this node, from any thread, with `receiver` as the inbox entry's receiver:

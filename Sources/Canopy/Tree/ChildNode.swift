@@ -3,9 +3,10 @@
 /// It holds its parent strongly. Its stores hold it through one ``ChildHandle``; its parent's list holds
 /// it only while it is attached and something else keeps it, so releasing the last store frees the local
 /// state right away, on the tree's queue (``TreeNode/keepers``). The pairing is a closure made where
-/// `with(_:reducer:)` is inlined, so it is compiled for the concrete types: it hands the pair to the
-/// observers, and writes it into the node's cache when there is one, with no runtime type lookup and no
-/// copy of either part through the unspecialised code.
+/// `with(_:reducer:)` is inlined, so it is compiled for the concrete types, and shared by the children
+/// of the same types (``ChildKind``): it hands the pair to the observers, and writes it into the node's
+/// cache when there is one, with no runtime type lookup and no copy of either part through the
+/// unspecialised code.
 ///
 /// A child makes its cache only when a node below it reads it (a child of its own attaches, or a store
 /// below reads its state): a leaf, the usual child, has none, and its ``state`` is composed when read.
@@ -15,10 +16,8 @@ final class ChildNode<ParentState: Sendable, Local: Sendable, State: Sendable, A
     // Safety: `local` and `reducer` are used only on the tree's queue, like `TreeNode`'s fields.
     /// The child's reducer, followed by its after-reduce steps once some are added.
     @exclusivity(unchecked) private var reducer: Reducer<Local, Action>
-    private let compose: Compose<ParentState, Local, State>
-    /// Runs the reducer and says whether `local` changed, when `Local` is `Equatable` plain data: made
-    /// where `with(_:reducer:)` is inlined, compiled for `Local` there.
-    private let changeCheck: ChangeCheck<Local, Action>?
+    /// How the child's state is composed and its change checked, shared by the children of its types.
+    private let kind: ChildKind<ParentState, Local, State, Action>
     /// Last: its size depends on `Local`, so the fields after it would be found through offsets read
     /// from the class's metadata on every use, where those before it have offsets fixed when compiled.
     @exclusivity(unchecked) private var local: Local
@@ -34,21 +33,21 @@ final class ChildNode<ParentState: Sendable, Local: Sendable, State: Sendable, A
         parent: StateNode<ParentState, Action>,
         initialState: Local,
         reducer: @escaping Reducer<Local, Action>,
-        compose: @escaping Compose<ParentState, Local, State>,
-        changeCheck: ChangeCheck<Local, Action>?
+        kind: ChildKind<ParentState, Local, State, Action>
     ) {
         self.local = initialState
         self.reducer = reducer
-        self.compose = compose
-        self.changeCheck = changeCheck
+        self.kind = kind
         super.init(tree: parent.tree, parent: parent, sharesRootInbox: parent.sharesRootInbox)
     }
 
     override func reduceOwn(_ action: Action) -> Unmanaged<ActionNode<Action>>? {
-        if isAttached, changeCheck != nil {
-            // Safety: the check is a `let` of this node, which the caller holds: borrowed, not retained
-            // and released around the reducer's call.
-            let check = Unmanaged.passUnretained(changeCheck.unsafelyUnwrapped)
+        // Only a node with children has a use for the check: a leaf's visit is the same whether its
+        // state changed or not, and the check costs a copy and a comparison.
+        if hasChildren, let check = kind.changeCheck {
+            // Safety: the check is a `let` of the kind, a `let` of this node, which the caller holds:
+            // borrowed, not retained and released around the reducer's call.
+            let check = Unmanaged.passUnretained(check)
             lastChanged = check._withUnsafeGuaranteedRef { $0.reduce(&local, action, &reducer) }
         } else {
             reduceInPlace(&local, action, with: &reducer)
@@ -81,12 +80,12 @@ final class ChildNode<ParentState: Sendable, Local: Sendable, State: Sendable, A
         var none = NodeObservers<State>()
         // Safety: as in `composeAndNotify()`.
         if hasCache {
-            writeCachedState { cache, _ in
-                compose(UnsafePointer(parent.cache), &local, cache, true, &none)
+            writeCachedState { cache, _, _ in
+                compose(cache, true, &none, nil)
             }
         } else if makingCache {
             makeCache { cache in
-                _ = compose(UnsafePointer(parent.cache), &local, cache, false, &none)
+                _ = compose(cache, false, &none, nil)
             }
         }
     }
@@ -98,7 +97,7 @@ final class ChildNode<ParentState: Sendable, Local: Sendable, State: Sendable, A
         return withUnsafeTemporaryAllocation(of: State.self, capacity: 1) { buffer in
             let state = buffer.baseAddress.unsafelyUnwrapped
             var none = NodeObservers<State>()
-            _ = compose(UnsafePointer(parent.cache), &local, state, false, &none)
+            _ = compose(state, false, &none, nil)
             return state.move()
         }
     }
@@ -110,8 +109,25 @@ final class ChildNode<ParentState: Sendable, Local: Sendable, State: Sendable, A
         // Safety: the parent's cache is current (the walk down refreshes a parent before its children,
         // and `refreshAncestors` an ancestor before its descendants) and stays allocated while the
         // child holds its parent. `local` is passed `inout`: its address, for the call only.
-        writeCachedState { cache, observers in
-            compose(UnsafePointer(parent.cache), &local, cache, true, &observers)
+        writeCachedState { cache, observers, list in
+            compose(cache, true, &observers, list)
+        }
+    }
+
+    /// Runs the kind's composition on the parent's cache and `local` (see ``Compose``).
+    ///
+    /// The kind is used unretained: it is a `let` of this node, and its closure a `let` of the kind.
+    /// Called on the kind as a property, the closure's context was retained and released around every
+    /// call.
+    @inline(__always)
+    private func compose(
+        _ cache: UnsafeMutablePointer<State>?,
+        _ isInitialized: Bool,
+        _ observers: inout NodeObservers<State>,
+        _ list: Unmanaged<ObserverStorage<State>>?
+    ) -> [Int]? {
+        Unmanaged.passUnretained(kind)._withUnsafeGuaranteedRef { kind in
+            kind.compose(UnsafePointer(parent.cache), &local, cache, isInitialized, &observers, list)
         }
     }
 
@@ -141,8 +157,9 @@ final class ChildNode<ParentState: Sendable, Local: Sendable, State: Sendable, A
 }
 
 /// Makes a child's state of its parent's state and its local state, writes it into `cache` if there
-/// is one (assigning when `isInitialized`, initialising otherwise), then calls the `observers` with it
-/// and returns the slots of those that answered `.dead` (``NodeObservers/notify(_:)``). Made where
+/// is one (assigning when `isInitialized`, initialising otherwise), then calls the observers with it,
+/// those of `list` if the node has one, the one in `observers` otherwise, and returns the slots of those
+/// that answered `.dead` (``NodeObservers/notify(_:list:)``). Made where
 /// `with(_:reducer:)` is inlined, so it is compiled for the concrete types: the pair is built, and the
 /// observers' loop runs, without the runtime's type lookups or a copy of the state through it.
 @usableFromInline
@@ -152,5 +169,6 @@ typealias Compose<ParentState, Local, State> =
         _ local: inout Local,
         _ cache: UnsafeMutablePointer<State>?,
         _ isInitialized: Bool,
-        _ observers: inout NodeObservers<State>
+        _ observers: inout NodeObservers<State>,
+        _ list: Unmanaged<ObserverStorage<State>>?
     ) -> [Int]?

@@ -1,27 +1,59 @@
 /// What only some nodes need, kept out of every node: one reference to this box, made the first time
-/// one of its fields is set, instead of one per field.
+/// the node needs one of its fields, instead of one reference per field.
 ///
-/// A child store's node is its largest heap block (W4 counts it per child), and most nodes never have
-/// middleware or more observers than a scan finds quickly.
-class ActionNodeExtras<Action: Sendable> {
+/// A child store's node is its largest heap block (W4 counts it per child), and the usual child is a
+/// leaf with one observer: no children, no cached state, no list of observers, no middleware. All of
+/// those live here, so such a child pays one `nil` reference for them. A node that has any of them pays
+/// one load more to reach it.
+///
+/// The box of each level: the engine's part (``TreeNode``), the part that knows the node's action type
+/// (``ActionNodeExtras``), and the part that knows its state type (``NodeExtras``), which is the one made
+/// (``TreeNode/makeExtras()``).
+class TreeNodeExtras {
     // Not `Sendable`: a node reads and writes its box only on the tree's queue, like its own fields.
+    // Its fields skip the runtime's exclusivity checks (they are read on every action) for the reason
+    // `TreeNode` gives for its own: no access to them spans a call that could reach them again.
 
-    /// The node's middleware, once some is attached: read by the engine's middleware stage, which knows
-    /// the node's action type only.
-    final var middleware: NodeMiddleware<Action>?
+    /// The node's attached children, in the order they attached.
+    @exclusivity(unchecked) final var children = ChildList()
 
-    /// File-private: the only box made is a ``NodeExtras`` (`StateNode.stateExtras` relies on it).
+    /// File-private: the only box made is a ``NodeExtras`` (the typed accessors rely on it).
     fileprivate init() {}
 }
 
-/// The box ``StateNode`` makes for ``ActionNode/extras``: the part the engine reads, and the part only
-/// the node itself uses, which knows its state type.
+/// The part of a node's box that knows its action type: what the engine's middleware stage reads.
+class ActionNodeExtras<Action: Sendable>: TreeNodeExtras {
+    /// The node's middleware, once some is attached.
+    @exclusivity(unchecked) final var middleware: NodeMiddleware<Action>?
+
+    fileprivate override init() {}
+}
+
+/// The box ``StateNode`` makes for ``TreeNode/extras``: the parts the engine reads, and the parts only
+/// the node itself uses, which know its state type.
 final class NodeExtras<State: Sendable, Action: Sendable>: ActionNodeExtras<Action> {
-    /// Where each observer is in the node's list, once there are more than a few.
+    // Safety: `cache` is `nil` or memory for one `State`, initialised from the moment it is set
+    // (`StateNode.makeCache(_:)`) until `deinit` frees it; the box belongs to one node, and is freed with
+    // it, when nothing else can reach either.
+    /// The node's cached state, once it has one (see ``StateNode``).
+    @exclusivity(unchecked) var cache: UnsafeMutablePointer<State>?
+
+    /// The node's observers once it has had two (the first one is inside the node: ``NodeObservers``).
+    @exclusivity(unchecked) var observerList: ObserverStorage<State>?
+
+    /// Where each observer is in `observerList`, once there are more than a few.
     var observerIndex: ObserverIndex?
 
     /// What `use(_:resolvers:)` attached so far.
     var middlewareSetup: MiddlewareSetup<State, Action>?
 
     override init() {}
+
+    deinit {
+        if let cache {
+            // Safety: initialised since it was set (see above), and nothing else can reach it any more.
+            cache.deinitialize(count: 1)
+            cache.deallocate()
+        }
+    }
 }

@@ -12,66 +12,69 @@ import Foundation
 /// caches its state once a node below it reads it (``ChildNode``). The engine keeps a cache current while
 /// the node is attached; otherwise ``state`` computes the state on demand.
 class StateNode<State: Sendable, Action: Sendable>: ActionNode<Action>, StoreNode, @unchecked Sendable {
-    // Safety: as for `TreeNode`, the `var`s and the memory behind `cacheMemory` are used only on the
-    // tree's queue, except in `deinit`, which may run on any thread: by then nothing else references the
-    // node (the engine's unretained references, in `NodePath` and `currentTarget`, live only while the
-    // node is held by whoever handed it to `process`). `cacheMemory` is `nil` or memory for one `State`,
-    // initialised from the moment it is set (`makeCache(_:)`) until `deinit` frees it.
-    /// The cached state, once the node has one: the root and a mapped node from the start; a child once
-    /// a node below it reads it (``ChildNode``). A leaf child, whose observers get its state straight
-    /// from its composition, never makes one: 16 bytes and a heap block less for every child store
-    /// that W4 counts.
-    @exclusivity(unchecked) private final var cacheMemory: UnsafeMutablePointer<State>?
-    /// The observers: one inside the node, or a list (``NodeObservers``).
+    // Safety: as for `TreeNode`, the `var`s, the box of extras and the memory of the cache in it are used
+    // only on the tree's queue, except in `deinit`, which may run on any thread: by then nothing else
+    // references the node (the engine's unretained references, in `NodePath` and `currentTarget`, live
+    // only while the node is held by whoever handed it to `process`).
+    /// The observers: the first one inside the node; a list, in the box of extras, once a second one
+    /// comes (``NodeObservers``).
     @exclusivity(unchecked) private final var observers = NodeObservers<State>()
 
-    /// The node's ``ActionNode/extras``, typed, if it has them.
+    /// Makes the box of this node's types.
+    override final func makeExtras() -> TreeNodeExtras {
+        NodeExtras<State, Action>()
+    }
+
+    /// The node's ``TreeNode/extras``, typed, if it has them.
     private final var stateExtras: NodeExtras<State, Action>? {
         // Not `extras.map { … }`: `Optional.map` runs unspecialised here, and looks up the metadata of
         // its generic types on every call (subscribing at 10,000 cost twice as much).
         guard let extras else { return nil }
-        // Safety: only `madeExtras` sets `extras`, to a `NodeExtras<State, Action>`.
+        // Safety: only `makeExtras()` makes a box, a `NodeExtras<State, Action>`.
         return unsafeDowncast(extras, to: NodeExtras<State, Action>.self)
     }
 
-    /// The node's ``ActionNode/extras``, typed, made now if the node has none yet.
-    private final var madeExtras: NodeExtras<State, Action> {
-        if let stateExtras {
-            return stateExtras
-        }
-        let made = NodeExtras<State, Action>()
-        extras = made
-        return made
+    /// The node's ``TreeNode/extras``, typed, made now if the node has none yet.
+    private final var madeStateExtras: NodeExtras<State, Action> {
+        // Safety: as in `stateExtras`.
+        unsafeDowncast(madeExtras, to: NodeExtras<State, Action>.self)
     }
 
-    /// Where each observer is in `observers`, once there are more than ``observerIndexThreshold``, so
+    /// The node's ``TreeNode/extras``, typed and unretained, if it has them: for the paths of every
+    /// action, where a retain and a release of the box would cost more than the read.
+    private final var borrowedStateExtras: Unmanaged<NodeExtras<State, Action>>? {
+        @inline(__always) get {
+            guard let extras = borrowedExtras else { return nil }
+            // Safety: as in `stateExtras`; the node holds the box (see `borrowedExtras`).
+            return Unmanaged.fromOpaque(extras.toOpaque())
+        }
+    }
+
+    /// Where each observer is in the list, once there are more than ``observerIndexThreshold``, so
     /// that subscribing and cancelling never scan a long list. Most nodes have one or two observers,
     /// and need none.
     private final var observerIndex: ObserverIndex? {
         get { stateExtras?.observerIndex }
         set {
             if newValue != nil || extras != nil {
-                madeExtras.observerIndex = newValue
+                madeStateExtras.observerIndex = newValue
             }
         }
     }
 
-    deinit {
-        if let cacheMemory {
-            // Safety: the memory holds an initialised state from `makeCache` on, and nothing else
-            // references the node any more.
-            cacheMemory.deinitialize(count: 1)
-            cacheMemory.deallocate()
-        }
+    /// The node's list of observers, once it has had two.
+    private final var observerList: ObserverStorage<State>? {
+        get { stateExtras?.observerList }
+        set { madeStateExtras.observerList = newValue }
     }
 
     // MARK: State
 
     /// On the queue: the current state.
     final var state: State {
-        if isAttached, let cacheMemory {
+        if isAttached, let cache = cacheIfMade {
             // Safety: initialised since `makeCache`, and current while the node is attached.
-            return cacheMemory.pointee
+            return cache.pointee
         }
         refreshAncestors()
         return freshState()
@@ -86,15 +89,24 @@ class StateNode<State: Sendable, Action: Sendable>: ActionNode<Action>, StoreNod
     /// ``refreshAncestors()`` brought up to date).
     final var cache: UnsafeMutablePointer<State> {
         @inline(__always) get {
-            assert(cacheMemory != nil, "Internal inconsistency: \(type(of: self)) read a cache it has not made")
-            // Safety: as the caller knows, and debug builds check, the node has made its cache.
-            return cacheMemory.unsafelyUnwrapped
+            assert(hasCache, "Internal inconsistency: \(type(of: self)) read a cache it has not made")
+            // Safety: as the caller knows, and debug builds check, the node has made its cache, so it
+            // has a box.
+            return borrowedStateExtras.unsafelyUnwrapped._withUnsafeGuaranteedRef { $0.cache.unsafelyUnwrapped }
+        }
+    }
+
+    /// The cached state's memory, if the node has made its cache.
+    private final var cacheIfMade: UnsafeMutablePointer<State>? {
+        @inline(__always) get {
+            guard let extras = borrowedStateExtras else { return nil }
+            return extras._withUnsafeGuaranteedRef { $0.cache }
         }
     }
 
     /// Whether the node has made its cache.
     final var hasCache: Bool {
-        cacheMemory != nil
+        cacheIfMade != nil
     }
 
     /// Makes the cache, holding `state`: in `init`, before the node is shared, or on the queue.
@@ -105,36 +117,58 @@ class StateNode<State: Sendable, Action: Sendable>: ActionNode<Action>, StoreNod
     /// Makes the cache, which `initialize` initialises: in `init`, before the node is shared, or on the
     /// queue.
     final func makeCache(_ initialize: (UnsafeMutablePointer<State>) -> Void) {
-        assert(cacheMemory == nil, "Internal inconsistency: \(type(of: self)) made its cache twice")
-        // Safety: memory for one `State`, which `initialize` initialises before the node keeps it; freed in
-        // `deinit`.
+        let extras = madeStateExtras
+        assert(extras.cache == nil, "Internal inconsistency: \(type(of: self)) made its cache twice")
+        // Safety: memory for one `State`, which `initialize` initialises before the box keeps it; the box
+        // frees it in its `deinit`.
         let memory = UnsafeMutablePointer<State>.allocate(capacity: 1)
         initialize(memory)
-        cacheMemory = memory
+        extras.cache = memory
     }
 
     /// On the queue: has `write` compose the state and call the observers with it; `write` gets the
-    /// cache, if the node has one (to assign the state to), and the observers, which it may call
-    /// (``NodeObservers/notify(_:)``), and returns the slots of the observers that answered `.dead`.
+    /// cache, if the node has one (to assign the state to), the observer inside the node and the list,
+    /// if there is one, which it may call (``NodeObservers/notify(_:list:)``), and returns the slots of
+    /// the observers that answered `.dead`.
     ///
-    /// The observers come `inout`, borrowed in place (see ``notify(_:_:)``); `write` is made where the
-    /// state's type is known, so the observers' loop is compiled for it there.
+    /// The observers come `inout`, borrowed in place (see ``notify(_:_:)``), and the list unretained: the
+    /// box holds it, and nothing replaces it while observers run (every way back into the tree from
+    /// them goes through the inbox). `write` is made where the state's type is known, so the observers'
+    /// loop is compiled for it there.
     @inline(__always)
     final func writeCachedState(
-        _ write: (UnsafeMutablePointer<State>?, _ observers: inout NodeObservers<State>) -> [Int]?
+        _ write: (
+            UnsafeMutablePointer<State>?, _ observers: inout NodeObservers<State>,
+            _ list: Unmanaged<ObserverStorage<State>>?
+        ) -> [Int]?
     ) {
         tree.assertOnQueue()
-        if let dead = write(cacheMemory, &observers) {
+        let dead: [Int]?
+        if let extras = borrowedStateExtras {
+            dead = extras._withUnsafeGuaranteedRef { extras in
+                write(extras.cache, &observers, Self.borrow(&extras.observerList))
+            }
+        } else {
+            dead = write(nil, &observers, nil)
+        }
+        if let dead {
             removeDeadObservers(dead)
         }
+    }
+
+    /// The list in `list`, read in place, unretained.
+    @inline(__always)
+    private static func borrow(_ list: inout ObserverStorage<State>?) -> Unmanaged<ObserverStorage<State>>? {
+        guard let list else { return nil }
+        return .passUnretained(list)
     }
 
     /// On the queue: replaces the cached state, making the cache if there is none.
     final func setCachedState(_ state: consuming State) {
         tree.assertOnQueue()
-        if let cacheMemory {
+        if let cache = cacheIfMade {
             // Safety: initialised since `makeCache`: assigned, not initialised again.
-            cacheMemory.pointee = state
+            cache.pointee = state
         } else {
             makeCache(state)
         }
@@ -174,18 +208,26 @@ class StateNode<State: Sendable, Action: Sendable>: ActionNode<Action>, StoreNod
         // code, which a node that never had an observer (a root whose stores only dispatch) need not
         // pay. A list whose observers have all gone stays until the node gets another one; then the
         // copy is paid for nothing, as before this check.
-        guard !Self.isEmpty(&observers) else { return }
+        guard !Self.isEmpty(&observers, list: borrowedObserverList) else { return }
         notifyObservers(with: cache.pointee)
     }
 
     /// On the queue: calls the observers with `state`, the cached state, handed over by code that has it
     /// at hand already (a child's composition, compiled for the concrete type), so that it need not be
     /// copied out of the cache through the runtime first. Inlined, with the observers' loop, into the
-    /// code that has the state (see ``NodeObservers/notify(_:)``).
+    /// code that has the state (see ``NodeObservers/notify(_:list:)``).
     @inline(__always)
     final func notifyObservers(with state: State) {
-        guard let dead = Self.notify(&observers, state) else { return }
+        guard let dead = Self.notify(&observers, state, list: borrowedObserverList) else { return }
         removeDeadObservers(dead)
+    }
+
+    /// The node's list of observers, if it has one, unretained (see ``writeCachedState(_:)``).
+    private final var borrowedObserverList: Unmanaged<ObserverStorage<State>>? {
+        @inline(__always) get {
+            guard let extras = borrowedStateExtras else { return nil }
+            return extras._withUnsafeGuaranteedRef { Self.borrow(&$0.observerList) }
+        }
     }
 
     /// On the queue: removes the observers in the `dead` slots, which answered `.dead`.
@@ -201,17 +243,25 @@ class StateNode<State: Sendable, Action: Sendable>: ActionNode<Action>, StoreNod
     /// Whether the node has no observer and no list. The observers come in `inout`, read in place: read
     /// from the property as a value, they were copied out first (a retain and a release of each part).
     @inline(__always)
-    private static func isEmpty(_ observers: inout NodeObservers<State>) -> Bool {
-        observers.isEmpty
+    private static func isEmpty(
+        _ observers: inout NodeObservers<State>,
+        list: Unmanaged<ObserverStorage<State>>?
+    ) -> Bool {
+        list == nil && observers.isEmpty
     }
 
-    /// Calls the observers in `observers` with `state`; returns the slots of those that answered `.dead`.
+    /// Calls the observers in `observers` or `list` with `state`; returns the slots of those that
+    /// answered `.dead`.
     ///
     /// The observers come in `inout`, an exclusive access, so the compiler borrows them in place: read
-    /// from the property as a value, the list would be retained and released on each walk.
+    /// from the property as a value, the observer would be retained and released on each walk.
     @inline(__always)
-    private static func notify(_ observers: inout NodeObservers<State>, _ state: State) -> [Int]? {
-        observers.notify(state)
+    private static func notify(
+        _ observers: inout NodeObservers<State>,
+        _ state: State,
+        list: Unmanaged<ObserverStorage<State>>?
+    ) -> [Int]? {
+        observers.notify(state, list: list)
     }
 
     final func addObserver(_ observer: Observer<State>) {
@@ -246,7 +296,8 @@ class StateNode<State: Sendable, Action: Sendable>: ActionNode<Action>, StoreNod
     }
 
     override final var observerCount: Int {
-        observers.live
+        guard let list = borrowedObserverList else { return observers.live }
+        return list._withUnsafeGuaranteedRef { $0.live }
     }
 
     final func removeObserver(id: UUID) {
@@ -260,15 +311,24 @@ class StateNode<State: Sendable, Action: Sendable>: ActionNode<Action>, StoreNod
     private static var observerIndexThreshold: Int { 8 }
 
     private final func slot(of id: UUID) -> Int? {
+        guard let list = observerList else {
+            return observers.slot(of: id)
+        }
         // The index exists only beside a list (a node with more observers than a scan finds quickly).
-        if let observerIndex, let list = observers.list {
+        if let observerIndex {
             return observerIndex.slot(of: id, in: list)
         }
-        return observers.slot(of: id)
+        return list.slot(of: id)
     }
 
     private final func removeObserver(at slot: Int, compacting: Bool = true) {
-        guard let id = observers.remove(at: slot) else { return }
+        let removed: UUID?
+        if let list = observerList {
+            removed = list.remove(at: slot)
+        } else {
+            removed = observers.remove(at: slot)
+        }
+        guard let id = removed else { return }
         observerIndex?.remove(id, slot: slot)
         listenersChanged()
         if compacting {
@@ -278,28 +338,36 @@ class StateNode<State: Sendable, Action: Sendable>: ActionNode<Action>, StoreNod
     }
 
     private final func compactObserversIfSparse() {
-        guard let list = observers.list, list.isSparse else { return }
-        observers.list = list.compacted(capacity: list.live)
+        guard let list = observerList, list.isSparse else { return }
+        observerList = list.compacted(capacity: list.live)
         rebuildObserverIndex()
     }
 
     /// Makes room for one more observer: in the list, grown if full, or, for a node that has had no
-    /// more than one, inside the node.
+    /// more than one, inside the node. The second observer makes the list, with the first in slot 0.
     ///
     /// - Returns: The list to append to, or `nil` when the observer goes inside the node.
     private final func listWithRoomForObserver() -> ObserverStorage<State>? {
         // Most nodes have one observer, which the node holds; the list grows when it must.
-        guard let list = observers.listForOneMore() else { return nil }
+        let list: ObserverStorage<State>
+        if let existing = observerList {
+            list = existing
+        } else if let made = observers.movedIntoList() {
+            observerList = made
+            list = made
+        } else {
+            return nil
+        }
         guard !list.hasRoom else { return list }
         if list.live == list.used {
             // No empty slot: grow the list and keep every slot (the index stays as it is).
-            observers.list = list.grown(capacity: Self.grownCapacity(list.used))
+            observerList = list.grown(capacity: Self.grownCapacity(list.used))
         } else {
             // Compacting renumbers the slots: the index is made again.
-            observers.list = list.compacted(capacity: Self.grownCapacity(list.live))
+            observerList = list.compacted(capacity: Self.grownCapacity(list.live))
             rebuildObserverIndex()
         }
-        return observers.list
+        return observerList
     }
 
     /// The room to give a full list of `count` observers: half as much again (and at least one more).
@@ -312,7 +380,7 @@ class StateNode<State: Sendable, Action: Sendable>: ActionNode<Action>, StoreNod
     }
 
     private final func rebuildObserverIndex() {
-        guard let list = observers.list, list.live > Self.observerIndexThreshold else {
+        guard let list = observerList, list.live > Self.observerIndexThreshold else {
             observerIndex = nil
             return
         }
@@ -322,7 +390,7 @@ class StateNode<State: Sendable, Action: Sendable>: ActionNode<Action>, StoreNod
     /// The number of observers (tests look at it).
     final var observerListCount: Int {
         tree.assertOnQueue()
-        return observers.live
+        return observerCount
     }
 
     final func observerRemover(id: UUID) -> @Sendable () -> Void {
@@ -375,7 +443,7 @@ class StateNode<State: Sendable, Action: Sendable>: ActionNode<Action>, StoreNod
     /// What `use(_:resolvers:)` attached so far.
     private final var middlewareSetup: MiddlewareSetup<State, Action>? {
         get { stateExtras?.middlewareSetup }
-        set { madeExtras.middlewareSetup = newValue }
+        set { madeStateExtras.middlewareSetup = newValue }
     }
 
     /// On the queue: adds `middlewares` (after those already attached) and `resolvers`, and rebuilds the
@@ -421,7 +489,7 @@ class StateNode<State: Sendable, Action: Sendable>: ActionNode<Action>, StoreNod
             environment: environment,
             currentState: { [unowned self] in self.state }
         )
-        madeExtras.middleware = chain
+        madeStateExtras.middleware = chain
         noteMiddleware()
         tree.middlewareAttached(onlyObserves: chain.onlyObserves)
     }

@@ -296,7 +296,7 @@ final class StoreTree: @unchecked Sendable {
     private func tap<Action>(_ holder: ActionNode<Action>, _ action: Action, sentTo target: ActionNode<Action>) {
         // Safety: as in `runMiddleware`: `hasMiddleware` said the node has extras holding its middleware,
         // the node holds them, and `process`'s caller holds the node (and thus its ancestors).
-        let middleware = Unmanaged.passUnretained(holder.extras.unsafelyUnwrapped.middleware.unsafelyUnwrapped)
+        let middleware = Unmanaged.passUnretained(holder.actionExtras.unsafelyUnwrapped.middleware.unsafelyUnwrapped)
         currentTarget = .passUnretained(target)
         middleware._withUnsafeGuaranteedRef { middleware in
             if middleware.hasSoleTap {
@@ -440,7 +440,7 @@ final class StoreTree: @unchecked Sendable {
             // never while an action is in the stage.
             // Safety: `hasMiddleware` says the node has extras holding its middleware (`use` sets both);
             // the node holds them, and `process`'s caller holds the node.
-            let middleware = Unmanaged.passUnretained(node.extras.unsafelyUnwrapped.middleware.unsafelyUnwrapped)
+            let middleware = Unmanaged.passUnretained(node.actionExtras.unsafelyUnwrapped.middleware.unsafelyUnwrapped)
             return middleware._withUnsafeGuaranteedRef { $0(&action, start) }
         }
         return runMiddlewareChains(&action, at: node, entry: entry)
@@ -591,7 +591,7 @@ final class StoreTree: @unchecked Sendable {
             notified += node.observerCount
         }
         if changed {
-            if !node.children.isEmpty {
+            if node.hasChildren {
                 visitChildren(
                     of: node,
                     Visit(children: .passUnretained(node), pathIndex: visit.pathIndex, from: 0),
@@ -650,7 +650,7 @@ final class StoreTree: @unchecked Sendable {
         // Safety: read once, and valid for the whole loop: the children's own visits may empty slots,
         // but nothing adds a child during the walk, which could move the list's block (see
         // `ChildList.slots`; debug builds check it in `TreeNode.attach()`). `slot` stays below the count.
-        let slots = node.children.slots
+        let slots = node.childSlots
         var slot = Int(visit.nextChild)
         while slot < slots.count {
             let entry = slots[slot]
@@ -659,7 +659,7 @@ final class StoreTree: @unchecked Sendable {
             let pathIndex = child.toOpaque() == pathChild ? pathChildIndex : -1
             // Safety: the child is in the list, which holds it (see `publishDown`).
             let isLeaf = child._withUnsafeGuaranteedRef { child in
-                guard child.children.isEmpty else { return false }
+                guard !child.hasChildren else { return false }
                 // A leaf's visit goes no further: the path, if it went on below the leaf, would go
                 // through an attached child.
                 _ = child.visit(parentChanged: true, onPath: pathIndex >= 0)

@@ -6,13 +6,14 @@ import Synchronization
 /// and the concrete nodes); the engine (``StoreTree``) walks nodes through this class only.
 ///
 /// Strong references point up the tree: a node holds its parent. The one reference down is the tree's
-/// own: a parent's ``children`` list holds its *attached* children, which the tree takes out on its queue
-/// as soon as they detach or nothing keeps them any more (``keepers``), so a parent never keeps a child
-/// alive beyond that, and the walk down reads children without reference counting.
+/// own: a parent's list of children (``TreeNodeExtras/children``) holds its *attached* children, which
+/// the tree takes out on its queue as soon as they detach or nothing keeps them any more (``keepers``),
+/// so a parent never keeps a child alive beyond that, and the walk down reads children without
+/// reference counting.
 ///
 /// A node is *attached* while someone listens to it: an observer, or an attached child. Only attached
-/// nodes are in their parent's ``children``, and only they keep a cached state that the engine updates,
-/// so a node nobody listens to costs nothing per action.
+/// nodes are in their parent's list, and only they keep a cached state that the engine updates, so a
+/// node nobody listens to costs nothing per action.
 class TreeNode: @unchecked Sendable {
     // Safety: the `var`s below are touched only on the tree's serial queue: by the engine's drain, by
     // work items it runs, and by the subclasses' queue-only members, which the engine and the work items
@@ -26,9 +27,10 @@ class TreeNode: @unchecked Sendable {
     final let parentNode: TreeNode?
     // The stored fields are laid out for size (W4 counts the bytes of each child store): the 32-bit
     // fields follow one another, and the one-byte fields come last, so that `ActionNode`'s pack
-    // beside them. A child node of `Int`s is 168 bytes, its one observer inside it.
-    /// The node's attached children, in the order they attached.
-    @exclusivity(unchecked) final var children = ChildList()
+    // beside them. A child node of `Int`s is 136 bytes, its one observer inside it.
+    /// What only some nodes need (children, a cached state, a list of observers, middleware), once the
+    /// node needs one of them: one reference to a box (``TreeNodeExtras``), kept out of every node.
+    @exclusivity(unchecked) final var extras: TreeNodeExtras?
     /// How many children have been made from this node.
     private final let childrenMade = Atomic<Int32>(0)
     /// What keeps this node in the tree besides the tree itself: its handle (``ChildHandle``), while any
@@ -41,7 +43,7 @@ class TreeNode: @unchecked Sendable {
     /// The number of children made before this one from the same parent, stored in 32 bits (see
     /// ``indexInParent``).
     private final let storedIndexInParent: Int32
-    /// Where this node is in its parent's ``children``, while it is attached.
+    /// Where this node is in its parent's list of children, while it is attached.
     @exclusivity(unchecked) final var listSlot: Int32 = 0
     @exclusivity(unchecked) final var isAttached: Bool
     /// Flags set rarely and read on the engine's paths: one byte (see ``NodeFlags``).
@@ -183,7 +185,55 @@ class TreeNode: @unchecked Sendable {
 
     /// On the queue: whether anyone listens to this node.
     final var hasListeners: Bool {
-        observerCount > 0 || !children.isEmpty
+        observerCount > 0 || hasChildren
+    }
+
+    // MARK: The box of extras
+
+    /// On the queue: makes the node's box, of the node's types. ``StateNode`` overrides it.
+    func makeExtras() -> TreeNodeExtras {
+        preconditionFailure("Internal inconsistency: \(type(of: self)) has no box of extras")
+    }
+
+    /// On the queue: the node's box, made now if it has none yet.
+    final var madeExtras: TreeNodeExtras {
+        if let extras {
+            return extras
+        }
+        let made = makeExtras()
+        extras = made
+        return made
+    }
+
+    /// On the queue: the node's box, if it has one, unretained: the node holds it, and only the node's
+    /// own code on the queue replaces it (it never does: a box, once made, stays).
+    final var borrowedExtras: Unmanaged<TreeNodeExtras>? {
+        @inline(__always) get { Self.borrow(&extras) }
+    }
+
+    /// The box in `extras`, read in place: read from the property as a value, it was retained and
+    /// released around each use.
+    @inline(__always)
+    private static func borrow(_ extras: inout TreeNodeExtras?) -> Unmanaged<TreeNodeExtras>? {
+        guard let extras else { return nil }
+        return .passUnretained(extras)
+    }
+
+    /// On the queue: whether the node has attached children.
+    final var hasChildren: Bool {
+        @inline(__always) get {
+            guard let extras = borrowedExtras else { return false }
+            return extras._withUnsafeGuaranteedRef { !$0.children.isEmpty }
+        }
+    }
+
+    /// On the queue: the slots of the node's list of attached children (``ChildList/slots``), empty when
+    /// it has none. Valid until a child is added to the node.
+    final var childSlots: UnsafeBufferPointer<Unmanaged<TreeNode>?> {
+        @inline(__always) get {
+            guard let extras = borrowedExtras else { return UnsafeBufferPointer(start: nil, count: 0) }
+            return extras._withUnsafeGuaranteedRef { $0.children.slots }
+        }
     }
 
     // MARK: Overridden by the typed nodes
@@ -240,7 +290,7 @@ class TreeNode: @unchecked Sendable {
         var node = self
         while !node.isAttached, let parent = node.parentNode {
             node.isAttached = true
-            parent.children.add(node)
+            parent.madeExtras.children.add(node)
             parent.listenersChanged()
             newlyAttached.append(node)
             node = parent
@@ -264,7 +314,7 @@ class TreeNode: @unchecked Sendable {
         detach()
     }
 
-    /// On the queue: takes this attached node out of its parent's ``children``, then detaches each
+    /// On the queue: takes this attached node out of its parent's list of children, then detaches each
     /// ancestor that this leaves with nobody listening. Iterative, like ``attach()``.
     ///
     /// Releasing the list's reference here never frees a node: while a node is in a list, something
@@ -273,14 +323,15 @@ class TreeNode: @unchecked Sendable {
         var node = self
         while node.isAttached, let parent = node.parentNode {
             node.isAttached = false
-            parent.children.remove(node).release()
+            // Safety: the parent's list holds `node`, so the parent has a box.
+            parent.extras.unsafelyUnwrapped.children.remove(node).release()
             parent.listenersChanged()
             guard !parent.hasListeners else { return }
             node = parent
         }
     }
 
-    /// On the queue: to be called after ``observerCount`` or ``children`` changed. The root tells the
+    /// On the queue: to be called after ``observerCount`` or the children changed. The root tells the
     /// engine whether anything in the tree listens.
     final func listenersChanged() {
         if depth == 0 {

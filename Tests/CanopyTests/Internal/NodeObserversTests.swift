@@ -17,90 +17,117 @@ import Testing
         }
     }
 
-    /// Adds `observer` as the node does: into the list if there is one afterwards, else inside.
-    private func add(_ observer: Observer<Int>, to observers: inout NodeObservers<Int>) -> Int {
-        guard let list = observers.listForOneMore() else {
-            observers.single = observer
-            return 0
+    /// Observers as a node keeps them: the first inside (`observers`), then a list (`list`, which the
+    /// node keeps in its box of extras).
+    private struct Node {
+        var observers = NodeObservers<Int>()
+        var list: ObserverStorage<Int>?
+
+        /// Adds `observer` as the node does: inside if the node has had none, else into the list, made
+        /// by the second one with the first in slot 0.
+        mutating func add(_ observer: Observer<Int>) -> Int {
+            if list == nil {
+                list = observers.movedIntoList()
+            }
+            guard let list else {
+                observers.single = observer
+                return 0
+            }
+            #expect(list.hasRoom)
+            return list.append(observer)
         }
-        #expect(list.hasRoom)
-        return list.append(observer)
+
+        mutating func notify(_ state: Int) -> [Int]? {
+            observers.notify(state, list: list.map { .passUnretained($0) })
+        }
+
+        mutating func remove(at slot: Int) -> UUID? {
+            list?.remove(at: slot) ?? observers.remove(at: slot)
+        }
+
+        func slot(of id: UUID) -> Int? {
+            list?.slot(of: id) ?? observers.slot(of: id)
+        }
+
+        var live: Int { list?.live ?? observers.live }
     }
 
     @Test func oneObserverStaysInsideAndIsSlotZero() {
         let log = StateRecorder<String>()
-        var observers = NodeObservers<Int>()
-        #expect(observers.isEmpty)
+        var node = Node()
+        #expect(node.observers.isEmpty)
+        #expect(node.observers.movedIntoList() == nil)
         let first = observer("a", log)
-        #expect(add(first, to: &observers) == 0)
-        #expect(observers.list == nil)
-        #expect(observers.live == 1)
-        #expect(observers.slot(of: first.id) == 0)
-        #expect(observers.slot(of: UUID()) == nil)
-        #expect(observers.notify(1) == nil)
+        #expect(node.add(first) == 0)
+        #expect(node.list == nil)
+        #expect(node.live == 1)
+        #expect(node.slot(of: first.id) == 0)
+        #expect(node.slot(of: UUID()) == nil)
+        #expect(node.notify(1) == nil)
         #expect(log.values == ["a1"])
     }
 
     @Test func aSecondObserverMovesTheFirstIntoAListInItsSlot() {
         let log = StateRecorder<String>()
-        var observers = NodeObservers<Int>()
+        var node = Node()
         let first = observer("a", log)
         let second = observer("b", log)
-        _ = add(first, to: &observers)
-        #expect(add(second, to: &observers) == 1)
-        #expect(observers.single == nil)
-        #expect(observers.list != nil)
-        #expect(observers.live == 2)
-        #expect(observers.slot(of: first.id) == 0)
-        #expect(observers.slot(of: second.id) == 1)
-        _ = observers.notify(7)
+        _ = node.add(first)
+        #expect(node.add(second) == 1)
+        #expect(node.observers.isEmpty)
+        #expect(node.list != nil)
+        #expect(node.live == 2)
+        #expect(node.slot(of: first.id) == 0)
+        #expect(node.slot(of: second.id) == 1)
+        _ = node.notify(7)
         #expect(log.values == ["a7", "b7"])
     }
 
     @Test func removingTheObserverInsideEmptiesTheNodeAndTheNextOneGoesInside() {
         let log = StateRecorder<String>()
-        var observers = NodeObservers<Int>()
+        var node = Node()
         let first = observer("a", log)
-        _ = add(first, to: &observers)
-        #expect(observers.remove(at: 1) == nil)
-        #expect(observers.remove(at: 0) == first.id)
-        #expect(observers.isEmpty)
-        #expect(observers.remove(at: 0) == nil)
-        #expect(observers.notify(1) == nil)
+        _ = node.add(first)
+        #expect(node.remove(at: 1) == nil)
+        #expect(node.remove(at: 0) == first.id)
+        #expect(node.observers.isEmpty)
+        #expect(node.remove(at: 0) == nil)
+        #expect(node.notify(1) == nil)
         #expect(log.values.isEmpty)
-        #expect(add(observer("b", log), to: &observers) == 0)
-        #expect(observers.list == nil)
-        _ = observers.notify(2)
+        #expect(node.add(observer("b", log)) == 0)
+        #expect(node.list == nil)
+        _ = node.notify(2)
         #expect(log.values == ["b2"])
     }
 
     @Test func aNodeThatHadAListKeepsItAndItsSlots() {
         let log = StateRecorder<String>()
-        var observers = NodeObservers<Int>()
+        var node = Node()
         let first = observer("a", log)
         let second = observer("b", log)
-        _ = add(first, to: &observers)
-        _ = add(second, to: &observers)
-        #expect(observers.remove(at: 0) == first.id)
-        #expect(observers.list != nil)
-        #expect(observers.isEmpty == false)
-        #expect(observers.live == 1)
-        #expect(observers.slot(of: second.id) == 1)
-        #expect(observers.remove(at: 1) == second.id)
-        #expect(observers.live == 0)
-        _ = observers.notify(3)
+        _ = node.add(first)
+        _ = node.add(second)
+        #expect(node.remove(at: 0) == first.id)
+        #expect(node.list != nil)
+        #expect(node.live == 1)
+        #expect(node.slot(of: second.id) == 1)
+        #expect(node.remove(at: 1) == second.id)
+        #expect(node.live == 0)
+        // With a list, the observer inside is not called even if one were put there.
+        node.observers.single = observer("x", log)
+        _ = node.notify(3)
         #expect(log.values.isEmpty)
     }
 
     @Test func aDeadObserverIsReportedByItsSlotInsideAndInTheList() {
         let log = StateRecorder<String>()
-        var single = NodeObservers<Int>()
-        _ = add(observer("a", log, answering: .dead), to: &single)
+        var single = Node()
+        _ = single.add(observer("a", log, answering: .dead))
         #expect(single.notify(1) == [0])
 
-        var listed = NodeObservers<Int>()
-        _ = add(observer("b", log), to: &listed)
-        _ = add(observer("c", log, answering: .dead), to: &listed)
+        var listed = Node()
+        _ = listed.add(observer("b", log))
+        _ = listed.add(observer("c", log, answering: .dead))
         #expect(listed.notify(2) == [1])
         #expect(log.values == ["a1", "b2", "c2"])
     }

@@ -1,0 +1,87 @@
+import Dispatch
+import Testing
+
+@testable import Canopy
+
+/// What a node keeps in its box of extras, made only when it needs one: its children, its cached state,
+/// its observers past the first, its middleware. A leaf child with one observer, the usual child store,
+/// has no box.
+@Suite(.timeLimit(.minutes(1))) struct NodeExtrasTests {
+    private typealias Pair = (Int, Int)
+
+    /// What `store`'s node has, read on its queue.
+    private struct Seen: Equatable {
+        var hasBox: Bool
+        var childCount: Int
+        var hasCache: Bool
+        var observers: Int
+    }
+
+    private func seen<State, Action>(_ store: StateStore<State, Action>) async -> Seen {
+        let node = store.node.stateNode!
+        return await withCheckedContinuation { continuation in
+            store.queue.async {
+                var children = 0
+                for slot in node.childSlots where slot != nil {
+                    children += 1
+                }
+                continuation.resume(
+                    returning: Seen(
+                        hasBox: node.extras != nil,
+                        childCount: children,
+                        hasCache: node.hasCache,
+                        observers: node.observerCount
+                    )
+                )
+            }
+        }
+    }
+
+    @Test func aLeafChildWithOneObserverHasNoBoxAndASecondObserverMakesOne() async {
+        let root = StateStore<Int, Int>(0) { state, action in state += action }
+        let child = root.with(10) { local, action in local += action }
+        let first = StateRecorder<Int>()
+        let second = StateRecorder<Int>()
+        let one = child.subscribe { first.record($0.1) }
+        _ = await first.waitFor(count: 1)
+        #expect(await seen(child) == Seen(hasBox: false, childCount: 0, hasCache: false, observers: 1))
+
+        let two = child.subscribe { second.record($0.1) }
+        _ = await second.waitFor(count: 1)
+        #expect(await seen(child) == Seen(hasBox: true, childCount: 0, hasCache: false, observers: 2))
+        await child.send(1)
+        #expect(await first.waitFor(count: 2) == [10, 11])
+        #expect(await second.waitFor(count: 2) == [10, 11])
+
+        // The list stays in the box once made; the observer left in it still gets every state.
+        one.cancel()
+        await child.send(2)
+        #expect(await second.waitFor(count: 3) == [10, 11, 13])
+        #expect(await seen(child) == Seen(hasBox: true, childCount: 0, hasCache: false, observers: 1))
+        #expect(first.values == [10, 11])
+        two.cancel()
+    }
+
+    @Test func aParentKeepsItsChildrenAndItsCacheInItsBox() async {
+        let root = StateStore<Int, Int>(0) { state, action in state += action }
+        let child = root.with(10) { local, action in local += action }
+        let grandchild = child.with(100) { local, action in local += action }
+        let values = StateRecorder<[Int]>()
+        let subscription = grandchild.subscribe { values.record([$0.0.0, $0.0.1, $0.1]) }
+        _ = await values.waitFor(count: 1)
+        #expect(await seen(child) == Seen(hasBox: true, childCount: 1, hasCache: true, observers: 0))
+        #expect(await seen(root).childCount == 1)
+        #expect(await seen(grandchild).hasBox == false)
+
+        await child.send(1)
+        await root.send(2)
+        // The child's action reaches the root's reducer too.
+        #expect(await values.waitFor(count: 3) == [[0, 10, 100], [1, 11, 100], [3, 11, 100]])
+
+        // Nobody listens below the child any more: it leaves its parent's list, and its own is empty.
+        subscription.cancel()
+        _ = await child.state
+        #expect(await seen(child).childCount == 0)
+        #expect(await seen(root).childCount == 0)
+    }
+}
