@@ -115,11 +115,17 @@ struct ChildList: ~Copyable {
     }
 
     /// Grows the memory, or compacts it when at least half of it is empty slots.
+    ///
+    /// It grows by half as much again rather than doubling, as a node's list of observers does: a long
+    /// list is then a sixth empty on average instead of a quarter (a parent of 10,000 children keeps
+    /// about 10 bytes per child for their entries rather than 13), for about one more move per child
+    /// over the list's growth.
     private mutating func makeRoom() {
         let old = storage.map { Self.header($0).pointee } ?? Header(capacity: 0, used: 0, live: 0)
         let live = Int(old.live)
+        let capacity = Int(old.capacity)
         let newCapacity =
-            live * 2 < Int(old.used) ? Swift.max(4, live * 2) : Swift.max(4, Int(old.capacity) * 2)
+            live * 2 < Int(old.used) ? Swift.max(4, live * 2) : Swift.max(4, capacity + capacity / 2)
         let grown = UnsafeMutableRawPointer.allocate(
             byteCount: Self.entriesOffset + newCapacity * MemoryLayout<Unmanaged<TreeNode>?>.stride,
             alignment: Swift.max(MemoryLayout<Header>.alignment, MemoryLayout<Unmanaged<TreeNode>?>.alignment)
