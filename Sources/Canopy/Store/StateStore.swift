@@ -23,7 +23,7 @@ public struct StateStore<State: Sendable, Action: Sendable>: Store {
     ///
     /// ``with(_:reducer:)`` calls it with a `kind` made where it is inlined, so that building the pair,
     /// calling the observers with it and checking whether the local state changed run in code compiled
-    /// for the concrete types.
+    /// for the concrete types (by the first call for these types: see ``ChildKind``).
     @usableFromInline
     init<ParentState: Sendable, ChildState: Sendable>(
         childOf parent: StateStore<ParentState, Action>,
@@ -168,20 +168,7 @@ public struct StateStore<State: Sendable, Action: Sendable>: Store {
             childOf: self,
             initialState: initialState,
             reducer: reducer,
-            kind: .shared { parent, local, cache, isInitialized, observers, list in
-                // Safety: the child passes its parent's current state, its own local state, its cache
-                // and its list of observers, all valid for the call (`ChildNode.composeAndNotify()`).
-                guard let cache else {
-                    // A child without a cache (a leaf): its observers get the pair as it is made.
-                    return observers.notify((parent.pointee, local), list: list)
-                }
-                if isInitialized {
-                    cache.pointee = (parent.pointee, local)
-                } else {
-                    cache.initialize(to: (parent.pointee, local))
-                }
-                return observers.notify(cache.pointee, list: list)
-            }
+            kind: .pairing()
         )
     }
 

@@ -10,7 +10,8 @@
 /// (``ActionNodeExtras``), and the part that knows its state type (``NodeExtras``), which is the one made
 /// (``TreeNode/makeExtras()``).
 class TreeNodeExtras {
-    // Not `Sendable`: a node reads and writes its box only on the tree's queue, like its own fields.
+    // Not `Sendable`: a node reads and writes its box only on the tree's queue, like its own fields (and
+    // a root in its `init`, before it is shared; the box is freed with its node, on any thread).
     // Its fields skip the runtime's exclusivity checks (they are read on every action) for the reason
     // `TreeNode` gives for its own: no access to them spans a call that could reach them again.
 

@@ -89,7 +89,7 @@ final class RootNode<State: Sendable, Action: Sendable>: StateNode<State, Action
         tree.assertOnQueue()
         let reduce = reducer
         // The reducer is only ever called on the cache (`reduceOwn`), and lives no longer than the node,
-        // which frees the cache in its deinit: the address can be taken once, here. Taking it from the
+        // whose box frees the cache when it is freed with the node: the address can be taken once, here. Taking it from the
         // reducer's `inout` argument instead costs a generic call per action.
         let state = StateAddress(UnsafeMutableRawPointer(cache))
         reducer = { root, action in

@@ -13,9 +13,10 @@ import Foundation
 /// the node is attached; otherwise ``state`` computes the state on demand.
 class StateNode<State: Sendable, Action: Sendable>: ActionNode<Action>, StoreNode, @unchecked Sendable {
     // Safety: as for `TreeNode`, the `var`s, the box of extras and the memory of the cache in it are used
-    // only on the tree's queue, except in `deinit`, which may run on any thread: by then nothing else
-    // references the node (the engine's unretained references, in `NodePath` and `currentTarget`, live
-    // only while the node is held by whoever handed it to `process`).
+    // only on the tree's queue, except in a root's `init`, which makes the box and the cache before the
+    // node is shared, and when the node is freed, on any thread, with its box, whose `deinit` frees the
+    // cache: by then nothing else references the node (the engine's unretained references, in `NodePath`
+    // and `currentTarget`, live only while the node is held by whoever handed it to `process`).
     /// The observers: the first one inside the node; a list, in the box of extras, once a second one
     /// comes (``NodeObservers``).
     @exclusivity(unchecked) private final var observers = NodeObservers<State>()
@@ -131,7 +132,7 @@ class StateNode<State: Sendable, Action: Sendable>: ActionNode<Action>, StoreNod
     /// if there is one, which it may call (``NodeObservers/notify(_:list:)``), and returns the slots of
     /// the observers that answered `.dead`.
     ///
-    /// The observers come `inout`, borrowed in place (see ``notify(_:_:)``), and the list unretained: the
+    /// The observers come `inout`, borrowed in place (see ``notify(_:_:list:)``), and the list unretained: the
     /// box holds it, and nothing replaces it while observers run (every way back into the tree from
     /// them goes through the inbox). `write` is made where the state's type is known, so the observers'
     /// loop is compiled for it there.
@@ -206,8 +207,8 @@ class StateNode<State: Sendable, Action: Sendable>: ActionNode<Action>, StoreNod
     override final func notifyObservers() {
         // Checked first: copying the state out of the cache goes through the runtime here, in generic
         // code, which a node that never had an observer (a root whose stores only dispatch) need not
-        // pay. A list whose observers have all gone stays until the node gets another one; then the
-        // copy is paid for nothing, as before this check.
+        // pay. A list whose observers have all gone stays for good: while it is empty, the copy is paid
+        // for nothing, as before this check.
         guard !Self.isEmpty(&observers, list: borrowedObserverList) else { return }
         notifyObservers(with: cache.pointee)
     }

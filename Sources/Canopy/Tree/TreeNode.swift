@@ -27,10 +27,10 @@ class TreeNode: @unchecked Sendable {
     final let parentNode: TreeNode?
     // The stored fields are laid out for size (W4 counts the bytes of each child store): the 32-bit
     // fields follow one another, and the one-byte fields come last, so that `ActionNode`'s pack
-    // beside them. A child node of `Int`s is 136 bytes, its one observer inside it.
+    // beside them. A child node of `Int`s is 128 bytes, its one observer inside it.
     /// What only some nodes need (children, a cached state, a list of observers, middleware), once the
     /// node needs one of them: one reference to a box (``TreeNodeExtras``), kept out of every node.
-    @exclusivity(unchecked) final var extras: TreeNodeExtras?
+    @exclusivity(unchecked) final private(set) var extras: TreeNodeExtras?
     /// How many children have been made from this node.
     private final let childrenMade = Atomic<Int32>(0)
     /// What keeps this node in the tree besides the tree itself: its handle (``ChildHandle``), while any
@@ -126,7 +126,8 @@ class TreeNode: @unchecked Sendable {
     }
 
     /// On the queue: the number of observers of this node. A node with state overrides it; it keeps no
-    /// count of its own (its ``NodeObservers`` know it), which would cost every node 4 bytes.
+    /// count of its own (the observer inside the node, or the list in its box, know it), which would cost
+    /// every node 4 bytes.
     var observerCount: Int { 0 }
 
     /// The number of ancestors.

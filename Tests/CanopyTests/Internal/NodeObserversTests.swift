@@ -41,12 +41,15 @@ import Testing
             observers.notify(state, list: list.map { .passUnretained($0) })
         }
 
+        // As the node does: with a list, the list alone; the observer inside only without one.
         mutating func remove(at slot: Int) -> UUID? {
-            list?.remove(at: slot) ?? observers.remove(at: slot)
+            guard let list else { return observers.remove(at: slot) }
+            return list.remove(at: slot)
         }
 
         func slot(of id: UUID) -> Int? {
-            list?.slot(of: id) ?? observers.slot(of: id)
+            guard let list else { return observers.slot(of: id) }
+            return list.slot(of: id)
         }
 
         var live: Int { list?.live ?? observers.live }

@@ -50,18 +50,35 @@ import Testing
     }
 
     @Test func childrenOfTheSameTypesShareOneKindAndOthersHaveTheirOwn() {
+        // Types of this test's own, so that no other test's stores share these kinds.
         struct Local: Equatable {
             var value = 0
         }
-        let compose: Compose<Int, Local, (Int, Local)> = { _, _, _, _, _, _ in nil }
-        let first = ChildKind<Int, Local, (Int, Local), Int>.shared(compose: compose)
-        let second = ChildKind<Int, Local, (Int, Local), Int>.shared(compose: compose)
+        struct Names {
+            var names: [String] = []
+        }
+        let first = ChildKind<Int, Local, (Int, Local), Int>.pairing()
+        let second = ChildKind<Int, Local, (Int, Local), Int>.pairing()
         #expect(first === second)
         #expect(first.changeCheck != nil)
-        let otherAction = ChildKind<Int, Local, (Int, Local), String>.shared { _, _, _, _, _, _ in nil }
+        let otherAction = ChildKind<Int, Local, (Int, Local), String>.pairing()
         #expect(ObjectIdentifier(otherAction) != ObjectIdentifier(first))
         // A local state that is not `Equatable` plain data has no check.
-        let strings = ChildKind<Int, [String], (Int, [String]), Int>.shared { _, _, _, _, _, _ in nil }
-        #expect(strings.changeCheck == nil)
+        #expect(ChildKind<Int, Names, (Int, Names), Int>.pairing().changeCheck == nil)
+    }
+
+    @Test func childStoresOfTheSameTypesShareTheKindThatComposesTheirState() async {
+        struct Local: Equatable {
+            var value = 0
+        }
+        let root = StateStore<Int, Int>(5) { state, action in state += action }
+        let first = root.with(Local(value: 1)) { local, action in local.value += action }
+        let second = root.with(Local(value: 2)) { local, action in local.value -= action }
+        await first.send(3)
+        let firstState = await first.state
+        let secondState = await second.state
+        #expect(firstState.0 == 8 && firstState.1.value == 4)
+        #expect(secondState.0 == 8 && secondState.1.value == 2)
+        #expect(ChildKind<Int, Local, (Int, Local), Int>.pairing().changeCheck != nil)
     }
 }

@@ -84,4 +84,56 @@ import Testing
         #expect(await seen(child).childCount == 0)
         #expect(await seen(root).childCount == 0)
     }
+
+    @Test func anObserverAddedAfterTheListEmptiedIsCalledOncePerState() async {
+        // The emptied list stays; the new observer goes into it, not inside the node, and is called once.
+        let root = StateStore<Int, Int>(0) { state, action in state += action }
+        let child = root.with(0) { local, action in local += action }
+        let a = StateRecorder<Int>()
+        let b = StateRecorder<Int>()
+        let c = StateRecorder<Int>()
+        let first = child.subscribe { a.record($0.1) }
+        _ = await a.waitFor(count: 1)
+        let second = child.subscribe { b.record($0.1) }
+        _ = await b.waitFor(count: 1)
+        first.cancel()
+        second.cancel()
+        _ = await child.state
+        let third = child.subscribe { c.record($0.1) }
+        #expect(await c.waitFor(count: 1) == [0])
+        await child.send(1)
+        await child.send(2)
+        #expect(await c.waitFor(count: 3) == [0, 1, 3])
+        _ = await child.state
+        #expect(c.values == [0, 1, 3])
+        third.cancel()
+    }
+
+    @Test func aLeafThatGetsAChildChecksItsOwnChangesFromThenOn() async {
+        // A leaf skips the change check; once a child attaches below it, an action that leaves its
+        // state as it was no longer reaches that child (the root's state never changes here).
+        let root = StateStore<Int, Int>(0) { _, _ in }
+        let child = root.with(0) { local, action in local += action }
+        let grandchild = child.with(0) { _, _ in }
+        let leafSeen = StateRecorder<Int>()
+        let leaf = child.subscribe { leafSeen.record($0.1) }
+        _ = await leafSeen.waitFor(count: 1)
+        await child.send(1)
+        #expect(await leafSeen.waitFor(count: 2) == [0, 1])
+
+        let seen = StateRecorder<Int>()
+        let below = grandchild.subscribe { seen.record($0.0.1) }
+        #expect(await seen.waitFor(count: 1) == [1])
+        await child.send(2)
+        #expect(await seen.waitFor(count: 2) == [1, 3])
+        await child.send(0)  // the child's state stays 3: its child is not visited
+        await child.send(4)
+        #expect(await seen.waitFor(count: 3) == [1, 3, 7])
+        _ = await child.state
+        #expect(seen.values == [1, 3, 7])
+        // The child itself is on the action's path: its observer sees every action.
+        #expect(await leafSeen.waitFor(count: 5) == [0, 1, 3, 3, 7])
+        leaf.cancel()
+        below.cancel()
+    }
 }
