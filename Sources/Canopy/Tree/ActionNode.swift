@@ -72,6 +72,21 @@ class ActionNode<Action: Sendable>: TreeNode, InboxReceiver, @unchecked Sendable
         @inline(__always) get { actionExtras?.middleware }
     }
 
+    /// This node's middleware, which the caller knows is attached (``TreeNode/hasMiddleware``),
+    /// unretained: for the engine's middleware stage, on every action. The node holds its box, the box
+    /// the middleware, and only `use(_:resolvers:)` replaces it, in a work item, never while an action is
+    /// in the stage.
+    final var attachedMiddleware: Unmanaged<NodeMiddleware<Action>> {
+        @inline(__always) get {
+            assert(hasMiddleware, "Internal inconsistency: \(type(of: self)) has no middleware")
+            // Safety: `hasMiddleware` says the node has a box holding its middleware (`use` sets both),
+            // and the only box made is a `NodeExtras<State, Action>`, an `ActionNodeExtras<Action>`.
+            return borrowedExtras.unsafelyUnwrapped._withUnsafeGuaranteedRef {
+                .passUnretained(unsafeDowncast($0, to: ActionNodeExtras<Action>.self).middleware.unsafelyUnwrapped)
+            }
+        }
+    }
+
     /// Queues `action` for this node, from any thread, with `receiver` as the inbox entry's receiver:
     /// this node or a store's handle of it, which the entry then keeps until the action is handled (a
     /// handle also keeps the node in the tree), or a weak route to it, which keeps nothing. Dropped at

@@ -294,9 +294,9 @@ final class StoreTree: @unchecked Sendable {
     /// `target`.
     @inline(__always)
     private func tap<Action>(_ holder: ActionNode<Action>, _ action: Action, sentTo target: ActionNode<Action>) {
-        // Safety: as in `runMiddleware`: `hasMiddleware` said the node has extras holding its middleware,
-        // the node holds them, and `process`'s caller holds the node (and thus its ancestors).
-        let middleware = Unmanaged.passUnretained(holder.actionExtras.unsafelyUnwrapped.middleware.unsafelyUnwrapped)
+        // `hasMiddleware` said the node has middleware; `process`'s caller holds the node (and thus its
+        // ancestors).
+        let middleware = holder.attachedMiddleware
         currentTarget = .passUnretained(target)
         middleware._withUnsafeGuaranteedRef { middleware in
             if middleware.hasSoleTap {
@@ -435,13 +435,9 @@ final class StoreTree: @unchecked Sendable {
         if depth >= entry.resumeDepth, depth == 0 || !ancestorHasMiddleware(node, from: entry.resumeDepth) {
             guard node.hasMiddleware else { return .forwarded }
             let start = depth == entry.resumeDepth ? entry.middlewareStart : 0
-            // Used without a retain and release per action, read through a temporary so that the strong
-            // reference ends with the statement. Only `use` replaces a node's middleware, in a work item,
-            // never while an action is in the stage.
-            // Safety: `hasMiddleware` says the node has extras holding its middleware (`use` sets both);
-            // the node holds them, and `process`'s caller holds the node.
-            let middleware = Unmanaged.passUnretained(node.actionExtras.unsafelyUnwrapped.middleware.unsafelyUnwrapped)
-            return middleware._withUnsafeGuaranteedRef { $0(&action, start) }
+            // Used without a retain and release per action (see `attachedMiddleware`); `process`'s caller
+            // holds the node.
+            return node.attachedMiddleware._withUnsafeGuaranteedRef { $0(&action, start) }
         }
         return runMiddlewareChains(&action, at: node, entry: entry)
     }
