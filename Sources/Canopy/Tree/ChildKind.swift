@@ -2,9 +2,9 @@
 /// (``compose``), and how its reducer says whether its own state changed (``changeCheck``).
 ///
 /// Made where `with(_:reducer:)` is inlined (``pairing()``), so that both are compiled for the concrete
-/// types, and shared by every child of those types (``SharedPerType``): a child keeps one reference to it rather
-/// than a closure and a check of its own (8 bytes less for every child store that W4 counts). The
-/// first child made for a set of types decides for all of them: a `with(_:reducer:)` inlined into code
+/// types, and shared by every child of those types (``SharedPerType``): a child keeps one reference to
+/// it rather than a closure and a check of its own (16 bytes less for every child store that W4
+/// counts). The first child made for a set of types decides for all of them: a `with(_:reducer:)` inlined into code
 /// that is generic over the state makes a composition that is correct but slower, which the children
 /// of the same types made later from specialised code then share.
 @usableFromInline
@@ -21,7 +21,6 @@ final class ChildKind<ParentState: Sendable, Local: Sendable, State: Sendable, A
         self.compose = compose
         self.changeCheck = changeCheck
     }
-
 }
 
 extension ChildKind where State == (ParentState, Local) {
