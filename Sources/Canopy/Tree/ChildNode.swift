@@ -153,6 +153,11 @@ final class ChildNode<ParentState: Sendable, Local: Sendable, State: Sendable, A
             withUnsafeMutablePointer(to: &local) { afterReduce.run(at: UnsafeMutableRawPointer($0)) }
         }
         withUnsafeMutablePointer(to: &local) { afterReduce.run(at: UnsafeMutableRawPointer($0)) }
+        // The step may have changed the local state: what is cached of it here and below follows.
+        if hasCache {
+            recompute(makingCache: false)
+            refreshCachesBelow()
+        }
     }
 }
 

@@ -89,13 +89,15 @@ final class RootNode<State: Sendable, Action: Sendable>: StateNode<State, Action
         tree.assertOnQueue()
         let reduce = reducer
         // The reducer is only ever called on the cache (`reduceOwn`), and lives no longer than the node,
-        // whose box frees the cache when it is freed with the node: the address can be taken once, here. Taking it from the
-        // reducer's `inout` argument instead costs a generic call per action.
+        // whose box frees the cache when it is freed with the node: the address can be taken once, here.
+        // Taking it from the reducer's `inout` argument instead costs a generic call per action.
         let state = StateAddress(UnsafeMutableRawPointer(cache))
         reducer = { root, action in
             reduce(&root, action)
             afterReduce.run(at: state.pointer)
         }
         afterReduce.run(at: state.pointer)
+        // The step may have changed the state: what is cached of it below follows.
+        refreshCachesBelow()
     }
 }

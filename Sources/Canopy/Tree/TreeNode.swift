@@ -308,6 +308,25 @@ class TreeNode: @unchecked Sendable {
         return true
     }
 
+    /// On the queue: brings the caches of the attached nodes below this one up to date from this node's
+    /// state, which changed outside an action (an after-reduce step runs once when it is added).
+    /// Otherwise only the walk down of the next action would, and a read of a state below in between
+    /// would see the old one. No observer is called: no action happened. Iterative, like ``attach()``.
+    final func refreshCachesBelow() {
+        var parents: [TreeNode] = [self]
+        while let parent = parents.popLast() {
+            // Read once: the buffer stays valid, since recomputing a cache attaches no child.
+            for entry in parent.childSlots {
+                // Safety: the child is in the list, which holds it.
+                guard let child = entry?.takeUnretainedValue(), child.hasCurrentCache else { continue }
+                child.recompute(makingCache: false)
+                if child.hasChildren {
+                    parents.append(child)
+                }
+            }
+        }
+    }
+
     /// On the queue: detaches this node if nobody listens to it any more, and then each ancestor that
     /// this leaves with nobody listening.
     final func detachIfUnused() {

@@ -82,6 +82,68 @@ import Testing
         #expect(await hasCache(child) == false)
     }
 
+    /// A child's own state with a value an after-reduce step drains: `pending` counts up until the step
+    /// moves it into `drained`.
+    private struct Tally: Sendable {
+        var hasPending = false
+        var pending = 0
+        var drained = 0
+    }
+
+    @Test(arguments: [false, true])
+    func anAfterReduceStepAddedToANodeWithACacheLeavesEveryCacheBelowCurrent(atRoot: Bool) async throws {
+        // The step runs once when it is added, outside any action: the node's cache, and those of the
+        // nodes below it that compose from it, must show what it did, not wait for the next action.
+        let root = StateStore<Tally, Int>(Tally()) { tally, amount in
+            tally.pending += amount
+            tally.hasPending = true
+        }
+        let child = root.with(Tally()) { tally, amount in
+            tally.pending += amount
+            tally.hasPending = true
+        }
+        let grandchild = child.with(0) { _, _ in }
+        let seen = StateRecorder<Int>()
+        let subscription = grandchild.subscribe { seen.record($0.1) }
+        _ = await seen.waitFor(count: 1)
+        await child.send(3)
+        #expect(await hasCache(child))
+
+        let added = StateRecorder<Bool>()
+        let drain: AfterReduceStep<Tally> = { tally in
+            tally.pointee.drained += tally.pointee.pending
+            tally.pointee.pending = 0
+            tally.pointee.hasPending = false
+        }
+        let flag = try #require(MemoryLayout<Tally>.offset(of: \.hasPending))
+        if atRoot {
+            let offset = try #require(root.ownStateOffset(of: \.self))
+            root.withTreeAccess { access in
+                access.addAfterReduce(at: offset, when: flag, drain)
+                added.record(true)
+            }
+        } else {
+            let offset = try #require(child.ownStateOffset(of: \.1))
+            child.withTreeAccess { access in
+                access.addAfterReduce(at: offset, when: flag, drain)
+                added.record(true)
+            }
+        }
+        _ = await added.waitFor(count: 1)
+        let below = await grandchild.state
+        let (rootTally, childTally) = below.0
+        if atRoot {
+            #expect(rootTally.pending == 0 && rootTally.drained == 3 && !rootTally.hasPending)
+            #expect(childTally.pending == 3)
+        } else {
+            #expect(childTally.pending == 0 && childTally.drained == 3 && !childTally.hasPending)
+            #expect(rootTally.pending == 3)
+        }
+        let direct = await child.state
+        #expect(direct.0.drained == below.0.0.drained && direct.1.drained == below.0.1.drained)
+        subscription.cancel()
+    }
+
     private func hasCache<State, Action>(_ store: StateStore<State, Action>) async -> Bool {
         let node = store.node.stateNode!
         return await withCheckedContinuation { continuation in
