@@ -111,6 +111,14 @@ import Testing
             }.start()
         }
         _ = await cancelling.waitFor(count: cancellers)
+        // Each thread signals just before it calls `cancel()`, which marks the subscription at once and
+        // then waits for the handler: wait for the mark (a bounded number of turns, no clock), so that
+        // the cancels are known to be under way while the handler is still held.
+        var turns = 0
+        while !subscription.isCancelled, turns < 1_000_000 {
+            await Task.yield()
+            turns += 1
+        }
         #expect(subscription.isCancelled)
         release.open()
         let expected = ["handler returned"] + Array(repeating: "cancel returned", count: cancellers)
