@@ -206,8 +206,8 @@ class TreeNode: @unchecked Sendable {
         return made
     }
 
-    /// On the queue: the node's box, if it has one, unretained: the node holds it, and only the node's
-    /// own code on the queue replaces it (it never does: a box, once made, stays).
+    /// On the queue: the node's box, if it has one, unretained: the node holds it, and a box, once made,
+    /// is never replaced (only ``madeExtras`` sets `extras`, and only when it is `nil`).
     final var borrowedExtras: Unmanaged<TreeNodeExtras>? {
         @inline(__always) get { Self.borrow(&extras) }
     }
