@@ -147,7 +147,7 @@ class StateNode<State: Sendable, Action: Sendable>: ActionNode<Action>, StoreNod
         let dead: [Int]?
         if let extras = borrowedStateExtras {
             dead = extras._withUnsafeGuaranteedRef { extras in
-                write(extras.cache, &observers, Self.borrow(&extras.observerList))
+                write(extras.cache, &observers, .borrowing(&extras.observerList))
             }
         } else {
             dead = write(nil, &observers, nil)
@@ -155,13 +155,6 @@ class StateNode<State: Sendable, Action: Sendable>: ActionNode<Action>, StoreNod
         if let dead {
             removeDeadObservers(dead)
         }
-    }
-
-    /// The list in `list`, read in place, unretained.
-    @inline(__always)
-    private static func borrow(_ list: inout ObserverStorage<State>?) -> Unmanaged<ObserverStorage<State>>? {
-        guard let list else { return nil }
-        return .passUnretained(list)
     }
 
     /// On the queue: replaces the cached state, making the cache if there is none.
@@ -227,7 +220,7 @@ class StateNode<State: Sendable, Action: Sendable>: ActionNode<Action>, StoreNod
     private final var borrowedObserverList: Unmanaged<ObserverStorage<State>>? {
         @inline(__always) get {
             guard let extras = borrowedStateExtras else { return nil }
-            return extras._withUnsafeGuaranteedRef { Self.borrow(&$0.observerList) }
+            return extras._withUnsafeGuaranteedRef { .borrowing(&$0.observerList) }
         }
     }
 

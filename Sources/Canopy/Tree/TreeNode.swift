@@ -209,15 +209,7 @@ class TreeNode: @unchecked Sendable {
     /// On the queue: the node's box, if it has one, unretained: the node holds it, and a box, once made,
     /// is never replaced (only ``madeExtras`` sets `extras`, and only when it is `nil`).
     final var borrowedExtras: Unmanaged<TreeNodeExtras>? {
-        @inline(__always) get { Self.borrow(&extras) }
-    }
-
-    /// The box in `extras`, read in place: read from the property as a value, it was retained and
-    /// released around each use.
-    @inline(__always)
-    private static func borrow(_ extras: inout TreeNodeExtras?) -> Unmanaged<TreeNodeExtras>? {
-        guard let extras else { return nil }
-        return .passUnretained(extras)
+        @inline(__always) get { .borrowing(&extras) }
     }
 
     /// On the queue: whether the node has attached children.
