@@ -156,7 +156,9 @@ protocol TreeInbox: AnyObject, Sendable {
     func push(work: @escaping @Sendable () -> Void) -> Bool
 }
 
-/// A node that takes its actions from the root's inbox, where they wait in raw memory.
+/// What takes actions from the root's inbox, where they wait in raw memory: a node, a store's handle of
+/// one, or an accepted action of a weak route (``AcceptedAction``). Each keeps its node alive while the
+/// entry holds it, so every action in the inbox reaches its node.
 protocol InboxReceiver: AnyObject, Sendable {
     /// On the queue: moves the action out of `action` and handles it as if dispatched to this node.
     ///
@@ -167,10 +169,6 @@ protocol InboxReceiver: AnyObject, Sendable {
     /// - Returns: What became of the action.
     func receiveAction(at action: UnsafeMutableRawPointer, entry: EntryContext) -> ProcessOutcome
 
-    /// Whether the receiver keeps its node alive (the node itself, a store's handle), so that an action
-    /// waiting for it is reduced even if every store lets go meanwhile; a weak route or handle does not,
-    /// and its actions are dropped once the node is released.
-    var holdsItsNode: Bool { get }
 }
 
 /// What an inbox entry carries besides its action: where the action enters the receiver's middleware,

@@ -88,10 +88,10 @@ class ActionNode<Action: Sendable>: TreeNode, InboxReceiver, @unchecked Sendable
     }
 
     /// Queues `action` for this node, from any thread, with `receiver` as the inbox entry's receiver:
-    /// this node or a store's handle of it, which the entry then keeps until the action is handled (a
-    /// handle also keeps the node in the tree), or a weak route to it, which keeps nothing. Dropped at
-    /// its turn if `run` is given and no longer current; `outcome` is then called, on the queue, with
-    /// what became of the action.
+    /// this node, a store's handle of it, or the ``AcceptedAction`` a weak route made for it. The entry
+    /// keeps the receiver, and through it the node, until the action is handled. Dropped at its turn if
+    /// `run` is given and no longer current; `outcome` is then called, on the queue, with what became of
+    /// the action.
     ///
     /// Every way to send an action to a node but the root's own `dispatch` comes here.
     final func push(
@@ -114,20 +114,17 @@ class ActionNode<Action: Sendable>: TreeNode, InboxReceiver, @unchecked Sendable
             }
             return
         }
-        // Under a `map(actions:)`: a work item, which holds the node and the receiver, as an inbox entry
-        // would, only if `receiver` holds its node.
-        let holder: (any InboxReceiver)? = receiver.holdsItsNode ? receiver : nil
-        let strong: ActionNode? = holder == nil ? nil : self
-        weak let weak = self
+        // Under a `map(actions:)`: a work item, which holds the receiver (and through it the node) as an
+        // inbox entry would.
         enqueueWork {
-            withExtendedLifetime(holder) {
-                guard run?.isCurrent ?? true, let node = strong ?? weak else {
+            withExtendedLifetime(receiver) {
+                guard run?.isCurrent ?? true else {
                     outcome?(.blocked)
                     return
                 }
                 // Processed first: `outcome?(…)` would skip evaluating its argument when there is no
                 // outcome.
-                let processed = node.tree.process(action, at: node, entry: entry)
+                let processed = self.tree.process(action, at: self, entry: entry)
                 outcome?(processed)
             }
         }
@@ -138,8 +135,6 @@ class ActionNode<Action: Sendable>: TreeNode, InboxReceiver, @unchecked Sendable
     func untranslatedParent() -> ActionNode<Action>? {
         nil
     }
-
-    final var holdsItsNode: Bool { true }
 
     final func receiveAction(at action: UnsafeMutableRawPointer, entry: EntryContext) -> ProcessOutcome {
         // Safety: the inbox hands this node only actions pushed for it, of its `Action` type.

@@ -52,8 +52,6 @@ final class ChildHandle<State: Sendable, Action: Sendable>: StoreNode, InboxRece
         node.push(action, through: self, entry: entry, outcome: completion.map(node.outcomeHandler))
     }
 
-    var holdsItsNode: Bool { true }
-
     func receiveAction(at action: UnsafeMutableRawPointer, entry: EntryContext) -> ProcessOutcome {
         // Safety: the inbox hands this handle only actions pushed through it, of its node's `Action`,
         // which the node moves out.

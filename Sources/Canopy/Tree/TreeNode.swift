@@ -84,6 +84,29 @@ class TreeNode: @unchecked Sendable {
         keepers.wrappingAdd(1, ordering: .relaxed)
     }
 
+    /// From any thread: one more thing keeps this node in the tree, unless nothing keeps it any more
+    /// (it is leaving, or has left, the tree). One atomic step, so a weak route either gets its action
+    /// in before the node leaves or finds it gone, never in between. Always succeeds at the root, which
+    /// stays in its tree while anything holds it.
+    ///
+    /// - Returns: Whether the node is kept; if so, the caller must ``letGo()`` of it later.
+    final func keepIfInTree() -> Bool {
+        guard depth > 0 else { return true }
+        var current = keepers.load(ordering: .relaxed)
+        while current > 0 {
+            let (exchanged, original) = keepers.compareExchange(
+                expected: current,
+                desired: current + 1,
+                ordering: .acquiring
+            )
+            if exchanged {
+                return true
+            }
+            current = original
+        }
+        return false
+    }
+
     /// From any thread: one thing that kept this node in the tree let go of it. The last one sends the
     /// node out of the tree, on the queue: the work item holds the node until then, so the tree's
     /// reference in the parent's list is never the last one while the node is in it.

@@ -7,11 +7,11 @@ import Foundation
 /// A handle that reaches a node without keeping it, or its tree, alive (`weakStore()`, and the handles
 /// effects and async actions send their results through).
 ///
-/// Once the node is gone, dispatching and subscribing through the handle do nothing. An action sent
-/// through it waits in the inbox with this handle, not the node, as its receiver: if the node is gone
-/// by the time its turn comes, the action is dropped. So a weak handle never keeps a node alive, not
-/// even through its pending actions.
-final class WeakNode<State: Sendable, Action: Sendable>: StoreNode, InboxReceiver {
+/// Once the node is gone, dispatching and subscribing through the handle do nothing. An action the
+/// handle accepts (its node was still in the tree) waits in the inbox with an ``AcceptedAction``, which
+/// keeps the node until the action is handled: an accepted action is reduced even if the node's last
+/// store goes before the queue reaches it (SPEC 2.1). The handle itself keeps nothing.
+final class WeakNode<State: Sendable, Action: Sendable>: StoreNode {
     private weak let reference: StateNode<State, Action>?
     let tree: StoreTree
     let storeID: StoreID
@@ -39,16 +39,8 @@ final class WeakNode<State: Sendable, Action: Sendable>: StoreNode, InboxReceive
     }
 
     private func push(_ action: Action, guardedBy run: EffectRun?) {
-        target?.push(action, through: self, guardedBy: run)
-    }
-
-    var holdsItsNode: Bool { false }
-
-    func receiveAction(at action: UnsafeMutableRawPointer, entry: EntryContext) -> ProcessOutcome {
-        // Safety: the inbox hands this handle only actions pushed for it, of its `Action` type.
-        let action = action.assumingMemoryBound(to: Action.self).move()
-        guard let target else { return .failed(StoreReleasedError()) }
-        return tree.process(action, at: target, entry: entry)
+        guard let node = reference, let accepted = AcceptedAction(for: node) else { return }
+        node.push(action, through: accepted, guardedBy: run)
     }
 
     @discardableResult
@@ -71,11 +63,11 @@ final class WeakNode<State: Sendable, Action: Sendable>: StoreNode, InboxReceive
         entry: EntryContext,
         completion: (@Sendable (DispatchOutcome<State>) -> Void)?
     ) {
-        guard let target else {
+        guard let node = reference, let accepted = AcceptedAction(for: node) else {
             completion?(.failed(StoreReleasedError()))
             return
         }
-        target.push(action, through: self, entry: entry, outcome: completion.map(target.outcomeHandler))
+        node.push(action, through: accepted, entry: entry, outcome: completion.map(node.outcomeHandler))
     }
 
     var state: State {

@@ -13,6 +13,7 @@ enum TreeOperation: Sendable, CustomStringConvertible {
     case dispatch(target: Int, action: ModelAction)
     case dispatchThroughTemporaryChild(parent: Int, action: ModelAction)
     case dispatchThroughWeakHandle(target: Int, action: ModelAction)
+    case dispatchThroughWeakHandleThenDrop(target: Int, action: ModelAction)
     case advance(by: Int)
 
     var description: String {
@@ -31,6 +32,8 @@ enum TreeOperation: Sendable, CustomStringConvertible {
             "dispatchThroughTemporaryChild(parent: \(parent), action: \(action))"
         case .dispatchThroughWeakHandle(let target, let action):
             "dispatchThroughWeakHandle(target: \(target), action: \(action))"
+        case .dispatchThroughWeakHandleThenDrop(let target, let action):
+            "dispatchThroughWeakHandleThenDrop(target: \(target), action: \(action))"
         case .advance(let interval): "advance(by: \(interval))"
         }
     }
@@ -71,7 +74,9 @@ enum TreeOperation: Sendable, CustomStringConvertible {
                 }
             return .dispatch(target: target, action: .job(command))
         case 68..<71: return .dispatchThroughTemporaryChild(parent: target, action: .tag(random.next(below: 10)))
-        case 71..<76: return .dispatchThroughWeakHandle(target: target, action: .tag(random.next(below: 10)))
+        case 71..<74: return .dispatchThroughWeakHandle(target: target, action: .tag(random.next(below: 10)))
+        case 74..<77:
+            return .dispatchThroughWeakHandleThenDrop(target: target, action: .tag(random.next(below: 10)))
         default: return .dispatch(target: target, action: .tag(random.next(below: 10)))
         }
     }

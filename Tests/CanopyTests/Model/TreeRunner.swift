@@ -218,6 +218,16 @@ final class TreeRunner {
             if model.handles[model.node(of: target)].alive {
                 model.dispatch(action, to: target)
             }
+        case .dispatchThroughWeakHandleThenDrop(let target, let action):
+            // SPEC 2.1: an action a weak handle accepted is reduced even if the store's last handle goes
+            // right after, before the queue reaches the action.
+            guard let target = pick(target, among: held.filter { $0 != 0 }) else { return nil }
+            weakDispatches[target](action)
+            real[target] = nil
+            model.dispatch(action, to: target)
+            model.drop(target)
+            await catchUp()
+            return checkLiveness()
         case .dispatch(let target, let action):
             guard let target = pick(target, among: held), let handle = real[target] else { return nil }
             handle.dispatch(action)

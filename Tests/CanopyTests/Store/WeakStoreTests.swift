@@ -1,3 +1,4 @@
+import Dispatch
 import Testing
 
 @testable import Canopy
@@ -76,5 +77,40 @@ import Testing
         weak.dispatch(1)
         #expect(await recorder.waitFor(count: 2) == [0, 10])
         #expect(await weak.send(2) == 30)
+    }
+
+    // SPEC 2.1: an action a weak handle accepted (its store was alive at `dispatch`) is reduced, even if
+    // the store's last handle goes before the queue reaches it. The queue is held busy so that the
+    // release always comes first.
+    @Test func anActionAcceptedByAWeakHandleIsReducedAfterTheLastHandleGoes() async {
+        let root = StateStore<Int, Int>(0) { state, action in state += action }
+        var child: StateStore<(Int, Int), Int>? = root.with(0) { _, _ in }
+        let busy = Gate()
+        root.queue.async { busy.pass() }
+        child!.weakStore().dispatch(2)
+        child = nil
+        busy.open()
+        #expect(await root.send(1) == 3)
+    }
+
+    @Test func anActionAcceptedByAWeakHandleUnderAnActionMapIsReducedAfterTheLastHandleGoes() async {
+        let root = StateStore<Int, Int>(0) { state, action in state += action }
+        var child: StateStore<(Int, Int), String>? = root.with(0) { _, _ in }.map(actions: { Int($0) ?? 0 })
+        let busy = Gate()
+        root.queue.async { busy.pass() }
+        child!.weakStore().dispatch("2")
+        child = nil
+        busy.open()
+        #expect(await root.send(1) == 3)
+    }
+
+    @Test func aWeakHandleAcceptsNothingOnceItsStoreHasLeftTheTree() async {
+        let root = StateStore<Int, Int>(0) { state, action in state += action }
+        var child: StateStore<(Int, Int), Int>? = root.with(0) { _, _ in }
+        let weak = child!.weakStore()
+        child = nil
+        await settle(root.queue)
+        weak.dispatch(2)
+        #expect(await root.send(1) == 1)
     }
 }
