@@ -28,7 +28,7 @@ final class CallingThread: Sendable {
     /// - Returns: What was noted before, for `leave(restoring:)`.
     @inline(__always)
     func enter() -> UInt {
-        thread.exchange(Self.current, ordering: .relaxed)
+        thread.exchange(Self.currentID, ordering: .relaxed)
     }
 
     /// On the queue: the calls are over; notes again what ``enter()`` returned (0 unless the spans nest).
@@ -39,10 +39,11 @@ final class CallingThread: Sendable {
 
     /// Whether the current thread is the one calling observers now.
     var isCurrent: Bool {
-        thread.load(ordering: .relaxed) == Self.current
+        thread.load(ordering: .relaxed) == Self.currentID
     }
 
-    private static var current: UInt {
+    /// The current thread's identity, as a number.
+    static var currentID: UInt {
         #if canImport(Darwin)
         UInt(bitPattern: pthread_self())
         #else

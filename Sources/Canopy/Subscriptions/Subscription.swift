@@ -6,10 +6,10 @@ import Synchronization
 /// again, and the store lets go of it (and of whatever it captured) without waiting for another state.
 /// A subscription never keeps its store alive.
 ///
-/// For a handler subscribed with `subscribe(removeStateDuplicates:_:)`, this holds from any thread:
-/// ``cancel()`` called while the handler runs on the store's queue waits until that call has returned
-/// (so the handler must not wait for the thread that cancels it), and ``cancel()`` called from inside
-/// the handler returns at once.
+/// This holds from any thread, for every form of subscription (raw handlers, props delivered on any
+/// queue or on the main actor): ``cancel()`` called while the handler runs waits until that call has
+/// returned (so the handler must not wait for the thread that cancels it), and ``cancel()`` called from
+/// inside the handler returns at once.
 ///
 /// ```swift
 /// let subscription = store.subscribe { state in print(state) }
@@ -18,18 +18,13 @@ import Synchronization
 /// ```
 public final class Subscription: Sendable {
     private let flag: CancellationFlag
-    /// Set when the handler is called through a gate that `cancel()` must close and wait out.
-    private let gate: CallGate?
+    /// The gate the handler is called through, which `cancel()` closes and waits out.
+    private let gate: any HandlerGate
     private let onCancel: LockedValue<(@Sendable () -> Void)?>
 
-    init(flag: CancellationFlag, onCancel: @escaping @Sendable () -> Void) {
-        self.flag = flag
-        self.gate = nil
-        self.onCancel = LockedValue(onCancel)
-    }
-
-    /// A subscription whose handler runs through `gate`: cancelling closes the gate first.
-    init(gate: CallGate, onCancel: @escaping @Sendable () -> Void) {
+    /// A subscription whose handler runs through `gate`: cancelling closes the gate, then runs
+    /// `onCancel` once.
+    init(gate: any HandlerGate, onCancel: @escaping @Sendable () -> Void) {
         self.flag = gate.flag
         self.gate = gate
         self.onCancel = LockedValue(onCancel)
@@ -46,8 +41,7 @@ public final class Subscription: Sendable {
 
     /// Stops the observer. Calling it again does nothing.
     public func cancel() {
-        flag.cancel()
-        gate?.close()
+        gate.close()
         onCancel.exchange(nil)?()
     }
 }

@@ -28,7 +28,8 @@ final class SubscriptionPipeline<State: Sendable, Action: Sendable, Props>: Send
     }
 
     private let id = UUID()
-    private let flag = CancellationFlag()
+    /// What every call of the observer passes through; the token closes it.
+    private let gate = DeliveryGate()
     /// Removes the observer from the node that holds it, without keeping that node alive.
     private let removeObserver: @Sendable () -> Void
     private let store: AnyStore<State, Action>
@@ -106,7 +107,7 @@ final class SubscriptionPipeline<State: Sendable, Action: Sendable, Props>: Send
         // and every state's observer call would then retain and release it the slow way. The token never
         // holds the store, and neither does the removal work: if the store goes first, so does the
         // observer. The timer handle lives in a lock, so it is cancelled right here, on any thread.
-        return Subscription(flag: flag) {
+        return Subscription(gate: gate) {
             self.stopTimer()
             removeObserver()
         }
@@ -114,13 +115,13 @@ final class SubscriptionPipeline<State: Sendable, Action: Sendable, Props>: Send
 
     /// Whether deliveries may still happen.
     private var isLive: Bool {
-        !flag.isCancelled && (owner?.isAlive ?? true)
+        !gate.flag.isCancelled && (owner?.isAlive ?? true)
     }
 
     // MARK: On the store's queue
 
     private func receive(_ state: State) -> ObserverStatus {
-        guard !flag.isCancelled else { return .dead }
+        guard !gate.flag.isCancelled else { return .dead }
         // Checked before dedup: a released owner behind a filter that rejects everything (`.alwaysEqual`,
         // a key that never changes) must still end its subscription on the next state.
         guard owner?.isAlive ?? true else {
@@ -172,7 +173,7 @@ final class SubscriptionPipeline<State: Sendable, Action: Sendable, Props>: Send
 
     /// Stops everything still to come, from any thread.
     private func end() {
-        flag.cancel()
+        gate.flag.cancel()
         stopTimer()
     }
 
@@ -198,28 +199,34 @@ final class SubscriptionPipeline<State: Sendable, Action: Sendable, Props>: Send
         let props = makeProps(state, store)
         switch delivery {
         case .mainActor(let observe):
-            if propsQueue === DispatchQueue.main {
-                guard sequencer.admit(sequence) else { return }
+            let transfer = Transfer(props)
+            let call = {
+                let props = transfer.take()
                 MainActor.assumeIsolated { observe(props) }
+            }
+            if propsQueue === DispatchQueue.main {
+                deliver(sequence, call)
             } else {
-                let transfer = Transfer(props)
-                DispatchQueue.main.async {
-                    guard self.isLive, self.sequencer.admit(sequence) else { return }
-                    let props = transfer.take()
-                    MainActor.assumeIsolated { observe(props) }
-                }
+                DispatchQueue.main.async { self.deliver(sequence, call) }
             }
         case .queue(let queue, let observe):
             if propsQueue === queue {
-                guard sequencer.admit(sequence) else { return }
-                observe(props)
+                deliver(sequence) { observe(props) }
             } else {
                 let transfer = Transfer(props)
                 queue.async {
-                    guard self.isLive, self.sequencer.admit(sequence) else { return }
-                    observe(transfer.take())
+                    self.deliver(sequence) { observe(transfer.take()) }
                 }
             }
+        }
+    }
+
+    /// Calls the observer through `call`, inside the gate, unless the subscription is over or a newer
+    /// delivery went first.
+    private func deliver(_ sequence: UInt64, _ call: () -> Void) {
+        _ = gate.withCall {
+            guard owner?.isAlive ?? true, sequencer.admit(sequence) else { return }
+            call()
         }
     }
 }

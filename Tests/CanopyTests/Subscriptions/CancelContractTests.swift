@@ -1,0 +1,187 @@
+import Dispatch
+import Foundation  // Thread
+import Testing
+
+@testable import Canopy
+
+/// SPEC 2.5: once `cancel()` returns (from any thread but the handler's own), the handler is not running
+/// and is never called again, for every form of subscription. The raw handler's cases are in
+/// `SubscriptionTests`; these are the forms whose handler runs off the store's queue.
+@Suite(.timeLimit(.minutes(1))) struct CancelContractTests {
+    /// The props subscriptions whose handler runs on a queue of the caller's.
+    enum Form: String, CaseIterable, CustomTestStringConvertible {
+        /// Props on the shared presentation queue, then a hop to the delivery queue.
+        case hopToDeliveryQueue
+        /// Props computed and delivered on the same queue.
+        case deliveredWherePropsAreComputed
+        /// Delivered on a concurrent queue.
+        case concurrentDeliveryQueue
+
+        var testDescription: String { rawValue }
+
+        func configuration(delivery: DispatchQueue) -> SubscriptionConfiguration<Int> {
+            switch self {
+            case .hopToDeliveryQueue, .concurrentDeliveryQueue:
+                .queue(delivery, debounce: .immediate)
+            case .deliveredWherePropsAreComputed:
+                .queue(delivery, debounce: .immediate, presentationQueue: delivery)
+            }
+        }
+
+        func makeDeliveryQueue() -> DispatchQueue {
+            switch self {
+            case .concurrentDeliveryQueue: DispatchQueue(label: "delivery", attributes: .concurrent)
+            default: DispatchQueue(label: "delivery")
+            }
+        }
+    }
+
+    @Test(arguments: Form.allCases)
+    func cancelFromAnotherThreadWaitsOutTheDeliveryInProgress(form: Form) async {
+        let store = StateStore<Int, Int>(0) { state, action in state += action }
+        let events = StateRecorder<String>()
+        let entered = StateRecorder<Int>()
+        let release = Gate()
+        let subscription = store.subscribe(
+            form.configuration(delivery: form.makeDeliveryQueue()),
+            props: { state, _ in state },
+            observe: { props in
+                guard props == 1 else { return }
+                entered.record(props)
+                release.pass()
+                events.record("handler returned")
+            }
+        )
+        store.dispatch(1)
+        _ = await entered.waitFor(count: 1)  // the handler is running, held by the gate
+        let cancelling = StateRecorder<Int>()
+        Thread {
+            cancelling.record(0)
+            subscription.cancel()
+            events.record("cancel returned")
+        }.start()
+        _ = await cancelling.waitFor(count: 1)
+        // The canceller marks the subscription first: wait for the mark, then give a `cancel()` that
+        // does not wait a bounded number of turns to return (no clock). One that waits never does.
+        var turns = 0
+        while !subscription.isCancelled, turns < 1_000_000 {
+            await Task.yield()
+            turns += 1
+        }
+        #expect(subscription.isCancelled)
+        turns = 0
+        while events.values.isEmpty, turns < 10_000 {
+            await Task.yield()
+            turns += 1
+        }
+        #expect(events.values.isEmpty, "cancel() returned while the handler was running")
+        release.open()
+        #expect(await events.waitFor(count: 2) == ["handler returned", "cancel returned"])
+        await store.send(1)
+        #expect(entered.values == [1])
+    }
+
+    @Test(arguments: Form.allCases)
+    func aDeliveryQueuedBeforeTheCancelNeverRuns(form: Form) async {
+        let store = StateStore<Int, Int>(0) { state, action in state += action }
+        let delivery = form.makeDeliveryQueue()
+        let recorder = StateRecorder<Int>()
+        let subscription = store.subscribe(
+            form.configuration(delivery: delivery),
+            props: { state, _ in state },
+            observe: { recorder.record($0) }
+        )
+        #expect(await recorder.waitFor(count: 1) == [0])
+        let busy = Gate()
+        delivery.async(flags: .barrier) { busy.pass() }
+        await store.send(1)
+        // The props for 1 are computed and their delivery waits behind the barrier.
+        await settle(.sharedPresentationQueue)
+        subscription.cancel()
+        busy.open()
+        await settle(delivery)
+        await store.send(1)
+        await settle(.sharedPresentationQueue)
+        await settle(delivery)
+        #expect(recorder.values == [0])
+    }
+
+    @Test func cancelFromInsideTheDeliveryReturnsAndStopsLaterDeliveries() async {
+        let store = StateStore<Int, Int>(0) { state, action in state += action }
+        let recorder = StateRecorder<Int>()
+        let holder = LockedValue<Subscription?>(nil)
+        let delivery = DispatchQueue(label: "delivery")
+        let subscription = store.subscribe(
+            .queue(delivery, debounce: .immediate),
+            props: { state, _ in state },
+            observe: { props in
+                recorder.record(props)
+                if props == 2 {
+                    holder.withLock { $0 }?.cancel()  // re-entrant: must not deadlock
+                    recorder.record(-1)
+                }
+            }
+        )
+        holder.withLock { $0 = subscription }
+        for _ in 0..<2 { await store.send(1) }
+        #expect(await recorder.waitFor(count: 4) == [0, 1, 2, -1])
+        for _ in 0..<2 { await store.send(1) }
+        await settle(.sharedPresentationQueue)
+        await settle(delivery)
+        #expect(recorder.values == [0, 1, 2, -1])
+        #expect(subscription.isCancelled)
+    }
+
+    /// Many props subscriptions made and cancelled from two threads while two others dispatch: no
+    /// handler call may begin after its `cancel()` returned, or still run when it returns.
+    @Test func propsSubscriptionsCancelledUnderLoadAreNeverCalledLate() async {
+        let store = StateStore<Int, Int>(0) { state, action in state += action }
+        let delivery = DispatchQueue(label: "delivery", attributes: .concurrent)
+        let lateCalls = LockedValue(0)
+        let runningAtReturn = LockedValue(0)
+        let producersDone = StateRecorder<Int>()
+        let cancellersDone = StateRecorder<Int>()
+        let dispatching = LockedValue(true)
+        for producer in 0..<2 {
+            Thread {
+                while dispatching.withLock({ $0 }) { store.dispatch(1) }
+                producersDone.record(producer)
+            }.start()
+        }
+        for canceller in 0..<2 {
+            Thread {
+                for _ in 0..<2_000 {
+                    // Per subscription: whether its cancel() returned, and how many calls are running.
+                    let calls = LockedValue((cancelled: false, running: 0))
+                    let subscription = store.subscribe(
+                        .queue(delivery, debounce: .immediate),
+                        props: { state, _ in state },
+                        observe: { _ in
+                            let late = calls.withLock { calls in
+                                calls.running += 1
+                                return calls.cancelled
+                            }
+                            if late { lateCalls.withLock { $0 += 1 } }
+                            calls.withLock { $0.running -= 1 }
+                        }
+                    )
+                    subscription.cancel()
+                    let running = calls.withLock { calls in
+                        calls.cancelled = true
+                        return calls.running
+                    }
+                    if running > 0 { runningAtReturn.withLock { $0 += 1 } }
+                }
+                cancellersDone.record(canceller)
+            }.start()
+        }
+        _ = await cancellersDone.waitFor(count: 2)
+        dispatching.withLock { $0 = false }
+        _ = await producersDone.waitFor(count: 2)
+        await store.send(0)
+        await settle(.sharedPresentationQueue)
+        await settle(delivery)
+        #expect(lateCalls.withLock { $0 } == 0, "handler calls began after cancel() returned")
+        #expect(runningAtReturn.withLock { $0 } == 0, "handlers were running when cancel() returned")
+    }
+}
