@@ -25,19 +25,21 @@ class TreeNode: @unchecked Sendable {
     // `let`s are set in `init` and never change; the atomics are the only fields used off the queue.
     final let tree: StoreTree
     final let parentNode: TreeNode?
-    // The stored fields are laid out for size (W4 counts the bytes of each child store): the 32-bit
-    // fields follow one another, and the one-byte fields come last, so that `ActionNode`'s pack
-    // beside them. A child node of `Int`s is 128 bytes, its one observer inside it.
+    // The stored fields are laid out for size (W4 counts the bytes of each child store): the 64-bit
+    // fields come first, the 32-bit fields follow one another, and the one-byte fields come last, so
+    // that `ActionNode`'s pack beside them.
     /// What only some nodes need (children, a cached state, a list of observers, middleware), once the
     /// node needs one of them: one reference to a box (``TreeNodeExtras``), kept out of every node.
     @exclusivity(unchecked) final private(set) var extras: TreeNodeExtras?
+    /// What keeps this node in the tree besides the tree itself, in two counts that change together:
+    /// in the low 32 bits its *holders* — its handle (``ChildHandle``), while any store or any pending
+    /// action sent through a store holds it, and each child made from it, while it lives; in the high 32
+    /// bits the actions that weak routes accepted for it and that wait in the inbox (``AcceptedAction``).
+    /// When both are zero, the node leaves the tree on the queue (``dropFromTree()``). Unused at the
+    /// root, which is never in a list.
+    private final let keepers = Atomic<Int64>(0)
     /// How many children have been made from this node.
     private final let childrenMade = Atomic<Int32>(0)
-    /// What keeps this node in the tree besides the tree itself: its handle (``ChildHandle``), while any
-    /// store or any pending action sent through a store holds it, and each child made from it, while it
-    /// lives. When it falls to zero, the node
-    /// leaves the tree on the queue (``dropFromTree()``). Unused at the root, which is never in a list.
-    private final let keepers = Atomic<Int32>(0)
     /// The number of ancestors, stored in 32 bits (see ``depth``).
     private final let storedDepth: Int32
     /// The number of children made before this one from the same parent, stored in 32 bits (see
@@ -78,25 +80,41 @@ class TreeNode: @unchecked Sendable {
 
     // MARK: Keepers
 
-    /// From any thread: one more thing keeps this node in the tree. Nothing to count at the root.
+    /// One holder in ``keepers``.
+    private static let holder: Int64 = 1
+    /// One accepted action in ``keepers``.
+    private static let acceptedAction: Int64 = 1 << 32
+    /// The holders' part of ``keepers``.
+    private static let holders: Int64 = (1 << 32) - 1
+
+    /// From any thread: one more holder keeps this node in the tree. Nothing to count at the root.
     final func keep() {
         guard depth > 0 else { return }
-        keepers.wrappingAdd(1, ordering: .relaxed)
+        keepers.wrappingAdd(Self.holder, ordering: .relaxed)
     }
 
-    /// From any thread: one more thing keeps this node in the tree, unless nothing keeps it any more
-    /// (it is leaving, or has left, the tree). One atomic step, so a weak route either gets its action
-    /// in before the node leaves or finds it gone, never in between. Always succeeds at the root, which
-    /// stays in its tree while anything holds it.
+    /// From any thread: one holder let go of this node.
+    final func letGo() {
+        guard depth > 0 else { return }
+        if keepers.wrappingSubtract(Self.holder, ordering: .acquiringAndReleasing).newValue == 0 {
+            leaveTree()
+        }
+    }
+
+    /// From any thread: keeps this node in the tree for one action a weak route accepts, unless no
+    /// holder keeps it any more (``isReleased``). One atomic step, so the action either gets in while a
+    /// holder is there or finds the node released, never in between; and actions accepted this way
+    /// never accept more on their own, so an observer that re-sends through a weak handle on every state
+    /// cannot keep a released node in the tree. Below the root only.
     ///
-    /// - Returns: Whether the node is kept; if so, the caller must ``letGo()`` of it later.
-    final func keepIfInTree() -> Bool {
-        guard depth > 0 else { return true }
+    /// - Returns: Whether the action is accepted; if so, ``letGoOfAcceptedAction()`` once it is handled.
+    final func keepForAcceptedAction() -> Bool {
+        assert(depth > 0, "Internal inconsistency: the root keeps no count of accepted actions")
         var current = keepers.load(ordering: .relaxed)
-        while current > 0 {
+        while current & Self.holders > 0 {
             let (exchanged, original) = keepers.compareExchange(
                 expected: current,
-                desired: current + 1,
+                desired: current + Self.acceptedAction,
                 ordering: .acquiring
             )
             if exchanged {
@@ -107,11 +125,17 @@ class TreeNode: @unchecked Sendable {
         return false
     }
 
-    /// From any thread: one thing that kept this node in the tree let go of it. The last one sends the
-    /// node out of the tree, on the queue: the work item holds the node until then, so the tree's
-    /// reference in the parent's list is never the last one while the node is in it.
-    final func letGo() {
-        guard depth > 0, keepers.wrappingSubtract(1, ordering: .acquiringAndReleasing).newValue == 0 else { return }
+    /// From any thread: an action accepted by ``keepForAcceptedAction()`` has been handled.
+    final func letGoOfAcceptedAction() {
+        if keepers.wrappingSubtract(Self.acceptedAction, ordering: .acquiringAndReleasing).newValue == 0 {
+            leaveTree()
+        }
+    }
+
+    /// From any thread, once nothing keeps this node: sends it out of the tree, on the queue. The work
+    /// item holds the node until then, so the tree's reference in the parent's list is never the last
+    /// one while the node is in it.
+    private final func leaveTree() {
         if tree.drainingThread.isCurrent {
             // Let go of during the drain (by a work item that held the last store, an observer that
             // dropped one): the node leaves the tree right after the current inbox entry, before the
@@ -123,10 +147,12 @@ class TreeNode: @unchecked Sendable {
     }
 
     /// From any thread: whether every store of this node has let go of it, every action sent through
-    /// one has been handled, and every child made from it is gone. The node may still be in memory, until the tree's queue takes it out of the tree, but
-    /// weak handles treat it as released. Never at the root, which is released when it is freed.
+    /// one has been handled, and every child made from it is gone. The node may still be in memory and
+    /// in the tree (until the tree's queue takes it out, or until the actions weak routes accepted for it
+    /// are handled), but weak handles treat it as released. Never at the root, which is released when it
+    /// is freed.
     final var isReleased: Bool {
-        depth > 0 && keepers.load(ordering: .acquiring) == 0
+        depth > 0 && keepers.load(ordering: .acquiring) & Self.holders == 0
     }
 
     /// On the queue, outside any walk: takes the node out of the tree for good, once nothing keeps it.

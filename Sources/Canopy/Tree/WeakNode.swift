@@ -8,9 +8,9 @@ import Foundation
 /// effects and async actions send their results through).
 ///
 /// Once the node is gone, dispatching and subscribing through the handle do nothing. An action the
-/// handle accepts (its node was still in the tree) waits in the inbox with an ``AcceptedAction``, which
-/// keeps the node until the action is handled: an accepted action is reduced even if the node's last
-/// store goes before the queue reaches it (SPEC 2.1). The handle itself keeps nothing.
+/// handle accepts (a store or a child still held its node) waits in the inbox with an ``AcceptedAction``,
+/// which keeps the node until the action is handled: an accepted action is reduced even if the node's
+/// last store goes before the queue reaches it (SPEC 2.1). The handle itself keeps nothing.
 final class WeakNode<State: Sendable, Action: Sendable>: StoreNode {
     private weak let reference: StateNode<State, Action>?
     let tree: StoreTree
@@ -39,7 +39,7 @@ final class WeakNode<State: Sendable, Action: Sendable>: StoreNode {
     }
 
     private func push(_ action: Action, guardedBy run: EffectRun?) {
-        guard let node = reference, let accepted = AcceptedAction(for: node) else { return }
+        guard let node = reference, let accepted = AcceptedAction.receiver(for: node) else { return }
         node.push(action, through: accepted, guardedBy: run)
     }
 
@@ -63,7 +63,7 @@ final class WeakNode<State: Sendable, Action: Sendable>: StoreNode {
         entry: EntryContext,
         completion: (@Sendable (DispatchOutcome<State>) -> Void)?
     ) {
-        guard let node = reference, let accepted = AcceptedAction(for: node) else {
+        guard let node = reference, let accepted = AcceptedAction.receiver(for: node) else {
             completion?(.failed(StoreReleasedError()))
             return
         }

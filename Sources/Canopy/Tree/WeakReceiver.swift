@@ -7,11 +7,11 @@ final class WeakReceiver<Action: Sendable>: Sendable {
         self.node = node
     }
 
-    /// Queues `action` for the node, from any thread, if the node is still in the tree; the action is
+    /// Queues `action` for the node, from any thread, unless the node is released; the action is
     /// then reduced even if the node's stores let go of it meanwhile, unless `run` is given and is no
     /// longer current at its turn.
     func send(_ action: Action, entry: EntryContext, run: EffectRun?) {
-        guard let node, let accepted = AcceptedAction(for: node) else { return }
+        guard let node, let accepted = AcceptedAction.receiver(for: node) else { return }
         node.push(action, through: accepted, guardedBy: run, entry: entry)
     }
 }

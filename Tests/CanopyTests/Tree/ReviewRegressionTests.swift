@@ -81,17 +81,20 @@ import Testing
         #expect(rootSeen.values == ["ping", "pong", "type a", "type ab"])
     }
 
-    @Test func aCompletionThroughAWeakHandleWhoseNodeGoesBeforeItsTurnFails() async {
+    // SPEC 2.1: a weak handle accepted the action while its store lived, so the action is reduced, and
+    // its completion says so, even though the store went before the action's turn.
+    @Test func aCompletionThroughAWeakHandleWhoseStoreGoesBeforeItsTurnReportsTheReducedState() async {
         let root = StateStore<Int, Int>(0) { state, action in state += action }
         var child: StateStore<(Int, Int), Int>? = root.with(0) { local, action in local += action }
         let weak = child!.weakStore()
-        let outcome = StateRecorder<Bool>()
+        let outcome = StateRecorder<Int>()
         root.queue.suspend()  // the action waits in the inbox while the child goes
         weak.dispatch(1) { result in
-            if case .failed(let error) = result { outcome.record(error is StoreReleasedError) }
+            if case .reduced(let state) = result { outcome.record(state.0) }
         }
         child = nil
         root.queue.resume()
-        #expect(await outcome.waitFor(count: 1) == [true])
+        #expect(await outcome.waitFor(count: 1) == [1])
+        #expect(await root.state == 1)
     }
 }
