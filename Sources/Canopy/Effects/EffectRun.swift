@@ -22,8 +22,14 @@ final class EffectRun: Sendable {
     }
 
     private let storage = LockedValue(Storage())
+    /// With cycle detection on, the chain of actions that started the run: its actions are caused by
+    /// them (SPEC 9).
+    let causes: [String]?
 
-    init() {}
+    /// - Parameter causes: The chain of actions that started the run, when cycle detection follows it.
+    init(causes: [String]? = nil) {
+        self.causes = causes
+    }
 
     /// Whether the run has not been cancelled. Its actions are reduced only while this is `true`.
     var isCurrent: Bool {

@@ -61,7 +61,7 @@ final class EffectRunner<Trigger: EffectTrigger, Action: Sendable>: Sendable whe
 
     /// On the store queue: asks the factory for `key`'s effect and starts it.
     private func start(_ key: Trigger.Key, delay: TimeInterval, state: State) {
-        let run = EffectRun()
+        let run = EffectRun(causes: target.tree.causesOfDispatchNow)
         let effect = create(state, key, dispatch(for: run))
         if case .postpone = effect.operation {
             decisions.value.machine.postponed(key)

@@ -183,6 +183,16 @@ struct EntryContext: Sendable {
     /// detection is off or the action came from outside the tree's handling of another.
     var causes: [String]?
 
+    /// With cycle detection on: this context, with the causes of an action sent now when it names none.
+    /// An effect's result is caused by what started the effect (`run`); anything else sent while an
+    /// action is handled, by that action (SPEC 9).
+    func followingCauses(of run: EffectRun?, in tree: StoreTree) -> EntryContext {
+        guard causes == nil else { return self }
+        var context = self
+        context.causes = run?.causes ?? tree.causesOfDispatchNow
+        return context
+    }
+
     /// Whether this is the context of an action that starts afresh with no known causes, the default.
     var isPlain: Bool {
         middlewareStart == 0 && resumeDepth == -1 && causes == nil

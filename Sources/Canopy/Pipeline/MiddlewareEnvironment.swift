@@ -168,11 +168,12 @@ final class MiddlewareEnvironment<Action>: Sendable {
     }
 
     /// On the queue: a delivery for results of work started now, to the node the handled action was
-    /// sent to, dropped once `run` is no longer current.
+    /// sent to, as caused by it, dropped once `run` is no longer current.
     func deliverer() -> @Sendable (Action, EffectRun) -> Void {
         guard let route else { return dispatchIfCurrent }
         let send = route()
-        return { action, run in send(action, EntryContext(), run) }
+        let entry = EntryContext(causes: causes?())
+        return { action, run in send(action, entry, run) }
     }
 
     /// On the queue: a way to let `action` go on later from the middleware at `startIndex` of this chain,

@@ -101,6 +101,7 @@ class ActionNode<Action: Sendable>: TreeNode, InboxReceiver, @unchecked Sendable
         entry: EntryContext = EntryContext(),
         outcome: (@Sendable (ProcessOutcome) -> Void)? = nil
     ) {
+        let entry = tree.detectsCycles ? entry.followingCauses(of: run, in: tree) : entry
         if sharesRootInbox {
             // Safety: `sharesRootInbox` is set only for a node whose `Action` the root takes, whose
             // tree's inbox is therefore an `Inbox<Action>` (`init` checks it in debug builds). The inbox

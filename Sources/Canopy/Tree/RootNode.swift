@@ -44,6 +44,10 @@ final class RootNode<State: Sendable, Action: Sendable>: StateNode<State, Action
     }
 
     override func dispatch(_ action: Action) {
+        if tree.detectsCycles, let causes = tree.causesOfDispatchNow {
+            push(action, through: self, entry: EntryContext(causes: causes))
+            return
+        }
         if rootInbox.push(action) {
             scheduleDrain()
         }

@@ -56,8 +56,9 @@ final class StoreTree: @unchecked Sendable {
     private let isWatched: Bool
     /// Whether `diagnostics` is set, for the same reason.
     private let hasDiagnostics: Bool
-    /// Whether `cycleDetector` is set, for the same reason.
-    private let detectsCycles: Bool
+    /// Whether `cycleDetector` is set, for the same reason; read on every dispatch from a node, so that
+    /// following causes costs nothing more when cycle detection is off.
+    let detectsCycles: Bool
     /// Counts actions by kind and follows causes, when cycle detection is on.
     @exclusivity(unchecked) private var cycleDetector: CycleDetector?
     /// While an action is processed with cycle detection on: the kinds of its causes, then its own.
@@ -489,6 +490,15 @@ final class StoreTree: @unchecked Sendable {
             current = candidate.untranslatedParent()
         }
         return false
+    }
+
+    /// From any thread, with cycle detection on: the causes of an action dispatched now. When the caller
+    /// is the drain handling an action (an observer, an effect's start, a middleware), the new action is
+    /// caused by it: the chain so far, ending with the handled action's kind. From anywhere else, `nil`:
+    /// the action starts a chain of its own.
+    var causesOfDispatchNow: [String]? {
+        guard detectsCycles, drainingThread.isCurrent else { return nil }
+        return currentCauses
     }
 
     /// On the queue, with cycle detection on: counts `action` and follows its causes; reports what
