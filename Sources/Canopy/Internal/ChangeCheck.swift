@@ -1,6 +1,6 @@
 /// Runs a reducer on a node's own state and tells whether the state changed, for a state type that is
 /// `Equatable` plain data: what lets the walk down skip the children of a node whose state an action
-/// left as it was (SPEC §8).
+/// left as it was, so that an action costs what it changed, not the size of the tree (Docs/StoreTree.md).
 ///
 /// Made where `with(_:reducer:)` or a root initializer is inlined, so, where the state's type is known
 /// there, the check is compiled for it: the "before" copy is a plain copy and `==` the type's own, with

@@ -1,13 +1,14 @@
 import Dispatch
 
-/// A value that may be read or written only on `queue`.
+/// A value that may be read or written only on `queue`: the state a subscription's pipeline or an effect
+/// runner keeps on the tree's queue, so that the classes owning it stay plain `Sendable` types.
 ///
-/// Every piece of state that belongs to a store tree's serial queue lives in one of these boxes, so the
-/// classes that own them stay plain `Sendable` types.
+/// Its accesses come from observer calls during the tree's drain and from timers scheduled straight on
+/// the queue, so each access checks the queue, in every build: a compare of the current queue, made
+/// once per accepted state or timer, never per action.
 final class QueueConfined<Value>: @unchecked Sendable {
-    // Safety: `_value` is reached only through `value`, whose accessors are called only on `queue` (the
-    // tree's serial queue), which serialises every access. Debug builds check this with
-    // `dispatchPrecondition`; release builds skip the check because it sits on the hot path.
+    // Safety: `_value` is reached only through `value`, whose accessors check, in every build, that they
+    // run on `queue` (the tree's serial queue), which serialises every access.
     let queue: DispatchQueue
     private var _value: Value
 
@@ -18,11 +19,11 @@ final class QueueConfined<Value>: @unchecked Sendable {
 
     var value: Value {
         get {
-            assertOnQueue(queue)
+            dispatchPrecondition(condition: .onQueue(queue))
             return _value
         }
         _modify {
-            assertOnQueue(queue)
+            dispatchPrecondition(condition: .onQueue(queue))
             yield &_value
         }
     }

@@ -87,10 +87,12 @@ import Testing
     @Test func anEffectKeepsTheValuesOfTheScopeItWasCreatedIn() async {
         let effectQueue = DispatchQueue(label: "effects")
         let store = StateStore<Model, Action>(Model(), reducer: Self.reduce)
+        // A weak handle: the store keeps the effect, so a strong one would keep the store for ever.
+        let handle = store.weakStore()
         let effect = withDependencies {
             $0.greeting = "created in scope"
         } operation: {
-            Effect { store.dispatch(.result(Dependency[\.greeting])) }
+            Effect { handle.dispatch(.result(Dependency[\.greeting])) }
         }
         store.effect(toggle: \.isRunning, on: effectQueue) { _, _ in effect }
         store.dispatch(.start)

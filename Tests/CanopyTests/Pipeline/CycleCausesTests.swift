@@ -30,7 +30,8 @@ import Testing
         store.subscribe(
             observer: Observer { count in
                 if count > 0, count < 20 { store.dispatch(.ping(count + 1)) }
-                return .active
+                // Done at 20: the node lets go of the observer, and of the store it captured.
+                return count < 20 ? .active : .dead
             }
         )
         await store.send(.ping(1))

@@ -151,7 +151,8 @@ import Testing
             observer: Observer { state in
                 recorder.record(state)
                 if state == 1 { store.dispatch(10) }
-                return .active
+                // Done: the node lets go of the observer, and of the store it captured.
+                return state == 11 ? .dead : .active
             }
         )
         store.dispatch(1)
@@ -165,6 +166,8 @@ import Testing
             observer: Observer { state in
                 if state == 1 {
                     Task { done.record(await store.send(100)) }
+                    // The task holds the store until it is done; the node lets go of the observer.
+                    return .dead
                 }
                 return .active
             }
