@@ -22,12 +22,25 @@ enum DueInput: Equatable, Sendable, ExpressibleByArgument {
         }
     }
 
-    /// The day meant, given today.
-    func resolve(today: Day) -> Day? {
+    /// The day meant, given today, or `nil` for no due date. Throws, naming the limit, when the day is
+    /// before ``Day/first`` or after ``Day/last``.
+    func resolve(today: Day) throws(CommandFailure) -> Day? {
         switch self {
-        case .day(let day): day
-        case .daysFromToday(let count): today.adding(days: count)
-        case .none: nil
+        case .day(let day):
+            guard day.isInRange else {
+                throw CommandFailure("\(day) is after \(Day.last), the last date a task may be due")
+            }
+            return day
+        case .daysFromToday(let count):
+            guard let day = today.adding(days: count) else {
+                let limit = count < 0 ? "before \(Day.first), the first" : "after \(Day.last), the last"
+                throw CommandFailure(
+                    "\(count < 0 ? "" : "+")\(count)d from \(today) is \(limit) date a task may be due"
+                )
+            }
+            return day
+        case .none:
+            return nil
         }
     }
 
