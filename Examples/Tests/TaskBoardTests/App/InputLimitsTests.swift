@@ -66,6 +66,13 @@ import Testing
             try typed.resolve(today: last)
         }
         #expect(last.adding(days: 1) == nil)
+        // Int.min has no absolute value: it must not be asked for one.
+        let farthest = try #require(DueInput(argument: "-9223372036854775808d"))
+        #expect(
+            throws: CommandFailure("a date is at most 36500 days (100 years) from today, not -9223372036854775808d")
+        ) {
+            try farthest.resolve(today: last)
+        }
         #expect(try DueInput.daysFromToday(0).resolve(today: last) == last)
         #expect(throws: (any Error).self) { try GlobalOptions.parse(["--today", "10000-01-01"]) }
     }
