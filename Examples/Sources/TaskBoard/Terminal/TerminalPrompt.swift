@@ -151,14 +151,15 @@ final class TerminalPrompt: Sendable {
             let wasEmpty = state.editor.characters.isEmpty
             // Drawn before the key clears the line.
             let interruptedLine = key == .interrupt && !wasEmpty ? input(state, suffix: "^C") : nil
+            // The line as typed stays on screen above what the key prints (Enter) or replaces it with.
+            if changed, Self.leavesTheLine(key) {
+                draw(&state)
+                changed = false
+            }
             let outcome = state.editor.handle(key)
             if outcome == .redraw {
                 changed = true
                 continue
-            }
-            if changed, outcome != .none {
-                draw(&state)
-                changed = false
             }
             switch outcome {
             case .none, .redraw:
@@ -190,6 +191,12 @@ final class TerminalPrompt: Sendable {
                 onInterrupt(wasEmpty)
             }
         }
+    }
+
+    /// Whether `key` may end the line or print past it, so that the line must be on screen as typed
+    /// before the key is handled.
+    private static func leavesTheLine(_ key: Key) -> Bool {
+        [.enter, .interrupt, .endOfInput, .clearScreen, .suspend].contains(key)
     }
 
     /// Ctrl-Z: gives the terminal back as it was, stops the process (the shell says "Stopped"), and when

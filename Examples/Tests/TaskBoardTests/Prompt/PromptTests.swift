@@ -62,6 +62,17 @@ struct PromptTests {
         #expect(!screen.joined().contains("unknown command"))
     }
 
+    /// A line that arrives with its Enter in one read (a paste) stays on screen as it was typed: the
+    /// line is drawn once per read, and must be drawn before Enter empties it.
+    @Test func aLinePastedWithItsEnterStaysOnScreen() throws {
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let terminal = try open()
+        try terminal.type("add Pasted\rlist\r")
+        let screen = try terminal.waitForLine("  #1 [ ] Pasted")
+        #expect(screen.contains("taskboard> add Pasted"))
+        #expect(screen.contains("taskboard> list"))
+    }
+
     /// Issue 33: after Ctrl-Z and `fg`, the prompt was not drawn again and the terminal stayed in line
     /// mode (← printed `^[[D`), in most fresh runs.
     @Test func ctrlZThenFgDrawsThePromptAgainAndKeysStillEditTheLine() throws {
