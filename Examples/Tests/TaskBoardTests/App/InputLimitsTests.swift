@@ -1,6 +1,7 @@
 import ArgumentParser
 import Canopy
 import Foundation
+import GRDB
 import Testing
 
 @testable import TaskBoard
@@ -106,6 +107,20 @@ import Testing
         #expect(ActionLogging.problem(with: .tasks(.add(title: "x", id: Int.max))) != nil)
         #expect(ActionLogging.problem(with: .tasks(.restore(huge))) != nil)
         #expect(ActionLogging.problem(with: .tasks(.complete(id: 3))) == nil)
+    }
+
+    @Test func aDatabaseCounterPastTheRangeRefusesToAddInsteadOfOverflowing() async throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("taskboard-limits-\(UUID())")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let database = try TaskDatabase(url: folder.appendingPathComponent("tasks.sqlite"))
+        defer { database.close() }
+        #expect(try await database.reserveID() == 1)
+        try await database.queue.write { db in
+            try db.execute(sql: "UPDATE board SET next_id = ?", arguments: [Int.max])
+        }
+        let refused = await #expect(throws: TaskDatabaseError.self) { try await database.reserveID() }
+        #expect(refused?.cause == "the board's next task number, 9223372036854775807, is past 999999999, the last one")
     }
 
     @Test func aTitleHasALengthLimitNamedInTheMessage() async {
