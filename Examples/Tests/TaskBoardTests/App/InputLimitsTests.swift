@@ -107,6 +107,13 @@ import Testing
         #expect(ActionLogging.problem(with: .tasks(.add(title: "x", id: Int.max))) != nil)
         #expect(ActionLogging.problem(with: .tasks(.restore(huge))) != nil)
         #expect(ActionLogging.problem(with: .tasks(.complete(id: 3))) == nil)
+        // A remote copy whose revision a push could not count on from.
+        let remote = RemoteService.Stored(revision: Int.max, board: TasksSnapshot(nextID: 1, tasks: []))
+        #expect(throws: RemoteService.Stored.InvalidRevision(revision: Int.max)) { try remote.validated() }
+        #expect(
+            RemoteService.Stored.InvalidRevision(revision: Int.max).description
+                == "revision 9223372036854775807 is not a number from 0 to 999999999"
+        )
     }
 
     @Test func aDatabaseCounterPastTheRangeRefusesToAddInsteadOfOverflowing() async throws {
