@@ -22,11 +22,16 @@ enum TaskRules {
 
     private static func problem(withTitle title: String) -> String? {
         if title.allSatisfy(\.isWhitespace) { return "a task needs a title" }
+        guard let length = excessLength(of: title) else { return nil }
+        return "a title has at most \(longestTitle) characters, not \(length); put the rest in another task"
+    }
+
+    /// The length of `title` in characters when it is over ``longestTitle``, else `nil`.
+    static func excessLength(of title: String) -> Int? {
         // A character takes at least one byte: most titles are decided without counting characters.
         guard title.utf8.count > longestTitle else { return nil }
         let length = title.count
-        guard length > longestTitle else { return nil }
-        return "a title has at most \(longestTitle) characters, not \(length); put the rest in another task"
+        return length > longestTitle ? length : nil
     }
 
     /// Blocks the actions that break a rule; lets the others through unchanged.

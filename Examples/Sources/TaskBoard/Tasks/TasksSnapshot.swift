@@ -19,6 +19,7 @@ struct TasksSnapshot: Codable, Equatable, Sendable {
         case duplicateID(Int)
         case invalidID(Int)
         case invalidNextID(Int)
+        case titleTooLong(id: Int, length: Int)
 
         var description: String {
             switch self {
@@ -26,6 +27,8 @@ struct TasksSnapshot: Codable, Equatable, Sendable {
             case .duplicateID(let id): "task #\(id) appears twice"
             case .invalidID(let id):
                 "task id \(id) is not a number from \(TaskItem.ids.lowerBound) to \(TaskItem.ids.upperBound)"
+            case .titleTooLong(let id, let length):
+                "the title of task #\(id) has \(length) characters; a title has at most \(TaskRules.longestTitle)"
             case .invalidNextID(let next):
                 "nextID \(next) is not a number from \(TaskItem.ids.lowerBound) to \(TaskItem.ids.upperBound + 1)"
             }
@@ -42,6 +45,7 @@ struct TasksSnapshot: Codable, Equatable, Sendable {
         var seen = Set<Int>()
         for task in tasks {
             guard TaskItem.ids.contains(task.id) else { throw .invalidID(task.id) }
+            if let length = TaskRules.excessLength(of: task.title) { throw .titleTooLong(id: task.id, length: length) }
             guard seen.insert(task.id).inserted else { throw .duplicateID(task.id) }
         }
         var copy = self

@@ -138,6 +138,9 @@ import Testing
         )
         #expect(TaskRules.problem(with: .tasks(.rename(id: 1, title: long))) != nil)
         #expect(TaskRules.problem(with: .tasks(.add(title: String(long.dropLast())))) == nil)
+        // A file brings titles in too: `import`, an old tasks.json, the remote copy.
+        let file = TasksSnapshot(nextID: 1, tasks: [TaskItem(id: 1, title: long)])
+        #expect(throws: TasksSnapshot.Problem.titleTooLong(id: 1, length: 4001)) { try file.validated() }
         let test = TestBoard()
         let (succeeded, captured) = await test.runScript("add \(long)")
         #expect(!succeeded)
