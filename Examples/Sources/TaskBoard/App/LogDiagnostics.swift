@@ -5,10 +5,10 @@ import Logging
 /// where its events go and how loud they are.
 ///
 /// Observers being called with a new state are `trace`, the most detailed level, as they come after
-/// nearly every action; receiving, reducing and the work of effects are `debug`; a blocked action (`TaskRules`,
-/// `SyncThrottle`) is `info`; a cycle is a `warning`, and an error no resolver handled an `error`. The
-/// default `--log-level warning` therefore prints nothing in a normal run; `--log-level debug` shows
-/// every action on standard error, with the store it reached.
+/// nearly every action; receiving, reducing and the work of effects are `debug`; a blocked action
+/// (`TaskRules`, `SyncThrottle`) is `info`; a cycle is a `warning`, and an error no resolver handled an
+/// `error`. The default `--log-level warning` therefore prints nothing in a normal run; `--log-level
+/// debug` shows every action on standard error, with the store it reached.
 struct LogDiagnostics: StoreDiagnostics {
     let logger: Logger
 

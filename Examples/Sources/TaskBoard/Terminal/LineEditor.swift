@@ -150,8 +150,8 @@ struct LineEditor: Equatable, Sendable {
     ///
     /// Only the characters that can be shown are measured (`width` is called about three times per
     /// cell of room at most, plus once per zero-width character), however long the line: the prompt
-    /// draws the line after the keys of every read, and measuring all of it each time made pasting a
-    /// long line take time quadratic in its length.
+    /// draws the line after every read of the terminal, so that pasting a long line takes time linear
+    /// in its length.
     func visible(
         columns: Int,
         promptWidth: Int,

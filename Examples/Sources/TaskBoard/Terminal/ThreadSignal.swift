@@ -9,12 +9,12 @@ import Darwin
 /// Raising a signal so that it is handled before the call returns.
 ///
 /// `kill(getpid(), …)` sends a signal to the process, and the kernel hands it to any thread that does
-/// not block it. The threads TaskBoard's prompt runs on block most signals (Dispatch's and the Swift
-/// runtime's threads do, and a thread they start inherits that), so Ctrl-Z's SIGTSTP stopped the process
-/// a moment later, from another thread, after the prompt had already taken raw mode back and drawn
-/// itself: after `fg` the terminal stayed in line mode. Raised on the calling thread with the signal
-/// unblocked there, the signal is handled as the call returns to user code: the process is stopped
-/// inside the call and continues from it.
+/// not block it, a moment later. The threads TaskBoard's prompt runs on block most signals (Dispatch's
+/// and the Swift runtime's threads do, and a thread they start inherits that), so Ctrl-Z's SIGTSTP sent
+/// that way could stop the process only after the prompt had taken raw mode back and drawn itself, and
+/// after `fg` the terminal would stay in line mode. Raised on the calling thread with the signal
+/// unblocked there, the signal is handled as the call returns to user code: the process stops inside
+/// the call and continues from it.
 enum ThreadSignal {
     /// Raises `signal` on the calling thread with it unblocked there, then blocks it again if it was.
     /// A signal whose action is to stop the process returns once the process has been continued.
