@@ -155,7 +155,7 @@ struct LineEditor: Equatable, Sendable {
     func visible(
         columns: Int,
         promptWidth: Int,
-        width: (Character) -> Int = TerminalText.width(of:)
+        width: (Character) -> Int = LineEditor.cells(of:)
     ) -> (text: String, cursorFromEnd: Int) {
         let room = max(columns - promptWidth - 1, 8)
         // Whether the whole line fits: measure until it overflows.
@@ -167,7 +167,7 @@ struct LineEditor: Equatable, Sendable {
         }
         if index == characters.count, total <= room {
             let cursorFromEnd = characters[cursor...].reduce(0) { $0 + width($1) }
-            return (text, cursorFromEnd)
+            return (Self.shown(characters[...]), cursorFromEnd)
         }
         // Start at the cursor and take characters on both sides until the room is used, the left first
         // so that the text just typed stays in view.
@@ -193,6 +193,18 @@ struct LineEditor: Equatable, Sendable {
             used += leftWidth
             leftWidth = start > 0 ? width(characters[start - 1]) : 0
         }
-        return (String(characters[start..<end]), cursorFromEnd)
+        return (Self.shown(characters[start..<end]), cursorFromEnd)
+    }
+
+    /// The cells `character` takes on screen as ``shown(_:)`` writes it.
+    static func cells(of character: Character) -> Int {
+        let escaped = TerminalText.escaped(String(character))
+        return escaped.count == 1 ? TerminalText.width(of: character) : TerminalText.width(escaped)
+    }
+
+    /// The characters as the prompt writes them: control and bidirectional characters escaped, as in
+    /// every other output, so that a pasted `\u{202e}` cannot turn the rest of the line around.
+    private static func shown(_ characters: ArraySlice<Character>) -> String {
+        TerminalText.escaped(String(characters))
     }
 }

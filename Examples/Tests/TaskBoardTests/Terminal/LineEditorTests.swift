@@ -112,4 +112,15 @@ import Testing
         #expect(TerminalText.width(inside.text) <= 80 - 11 - 1)
         #expect(inside.cursorFromEnd > 0)
     }
+
+    @Test func controlAndBidirectionalCharactersAreShownEscapedWithTheCursorInPlace() {
+        var editor = LineEditor()
+        type("a\u{202E}b\u{85}c", into: &editor)
+        _ = editor.handle(.left)
+        let shown = editor.visible(columns: 80, promptWidth: 11)
+        #expect(shown.text == #"a\u{202e}b\u{85}c"#)
+        #expect(shown.cursorFromEnd == 1)
+        _ = editor.handle(.left)
+        #expect(editor.visible(columns: 80, promptWidth: 11).cursorFromEnd == 1 + 6)
+    }
 }
