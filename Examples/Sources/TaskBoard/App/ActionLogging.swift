@@ -44,12 +44,22 @@ enum ActionLogging {
         let path = expanded(path)
         let log: ActionLog<AppAction>
         do {
-            log = try ActionLog(contentsOf: URL(fileURLWithPath: path), appVersion: appVersion)
-        } catch {
+            // Read here rather than by `ActionLog(contentsOf:)`, so that a missing or unreadable file is
+            // described in the same words as every other file TaskBoard reads.
+            let data = try Data(contentsOf: URL(fileURLWithPath: path))
+            log = try ActionLog(data: data, appVersion: appVersion)
+        } catch let error as ActionLogError {
             throw CommandFailure(describe(error, path: path))
+        } catch {
+            throw CommandFailure("cannot read the action log \(path) (\(ErrorText.describe(error)))")
         }
         if let truncation = log.truncation {
             console.notice("\(path): \(truncation)")
+        }
+        for entry in log.entries {
+            if let problem = problem(with: entry.action) {
+                throw CommandFailure("\(path): line \(entry.line): \(problem)", hint: "nothing was replayed")
+            }
         }
         let day = Day(Date())
         let board = Board(today: day, saved: nil, environment: Environment(), effects: false)
@@ -78,6 +88,29 @@ enum ActionLogging {
         var session = Session(board: board, console: console, mode: .script, today: { today })
         session.tasksPath = folder.databaseURL.path
         return (session, report.replayed)
+    }
+
+    /// What makes a logged action unfit to replay, checked as a command or a file would be: a task id
+    /// outside ``TaskItem/ids``, or a board that a JSON file could not hold.
+    static func problem(with action: AppAction) -> String? {
+        let board: TasksSnapshot
+        switch action {
+        case .tasks(.restore(let snapshot)), .tasks(.replace(let snapshot)):
+            board = snapshot
+        case .sync(.pulled(let stored?)):
+            board = stored.board
+        case .tasks(let action):
+            guard let id = action.taskID, !TaskItem.ids.contains(id) else { return nil }
+            return TasksSnapshot.Problem.invalidID(id).description
+        default:
+            return nil
+        }
+        do {
+            _ = try board.validated()
+            return nil
+        } catch {
+            return error.description
+        }
     }
 
     private static func describe(_ error: ActionLogError, path: String) -> String {

@@ -99,8 +99,13 @@ struct GlobalOptions: ParsableArguments {
         guard retryDelay.isFinite, (0...60).contains(retryDelay) else {
             throw ValidationError("--retry-delay takes seconds from 0 to 60, not \(retryDelay)")
         }
-        if let today, Day(iso: today) == nil {
-            throw ValidationError("--today takes a date like 2025-03-14, not '\(today)'")
+        if let today {
+            guard let day = Day(iso: today) else {
+                throw ValidationError("--today takes a date like 2025-03-14, not '\(today)'")
+            }
+            guard day.isInRange else {
+                throw ValidationError("--today takes a date up to \(Day.last), not '\(today)'")
+            }
         }
     }
 

@@ -4,10 +4,11 @@ import Logging
 /// Hands the store tree's runtime events to swift-log: Canopy logs nothing itself, the app decides
 /// where its events go and how loud they are.
 ///
-/// Receiving, reducing and the work of effects are `debug`; a blocked action (`TaskRules`,
-/// `SyncThrottle`) is `info`; a cycle is a `warning`, and an error no resolver handled an `error`. The
-/// default `--log-level warning` therefore prints nothing in a normal run; `--log-level debug` shows
-/// every action on standard error, with the store it reached.
+/// Observers being called with a new state are `trace`, the most detailed level, as they come after
+/// nearly every action; receiving, reducing and the work of effects are `debug`; a blocked action
+/// (`TaskRules`, `SyncThrottle`) is `info`; a cycle is a `warning`, and an error no resolver handled an
+/// `error`. The default `--log-level warning` therefore prints nothing in a normal run; `--log-level
+/// debug` shows every action on standard error, with the store it reached.
 struct LogDiagnostics: StoreDiagnostics {
     let logger: Logger
 
@@ -25,7 +26,9 @@ struct LogDiagnostics: StoreDiagnostics {
     /// How loud `event` is.
     static func level(of event: StoreEvent) -> Logger.Level {
         switch event {
-        case .received, .reduced, .observersNotified, .effectStarted, .effectFinished, .effectCancelled:
+        case .observersNotified:
+            .trace
+        case .received, .reduced, .effectStarted, .effectFinished, .effectCancelled:
             .debug
         case .blocked:
             .info

@@ -10,7 +10,8 @@ struct ReplayCommand: AsyncParsableCommand {
         abstract: "Replay an action log made with --record, and print the board it gives.",
         discussion: """
             The board is rebuilt from nothing, with its effects off (the log holds what they did), in a \
-            scratch data folder that is kept so you can look further: taskboard --data-dir <folder> list.
+            scratch data folder that is deleted at the end; --into <folder> keeps the board there, to look \
+            further: taskboard --data-dir <folder> list.
             """
     )
 
@@ -24,9 +25,15 @@ struct ReplayCommand: AsyncParsableCommand {
         let console = Console.standard()
         do {
             let folder = try scratchFolder()
+            // A scratch folder is the replay's own: it goes when the replay ends, however it ends.
+            defer { if into == nil { try? FileManager.default.removeItem(at: folder.url) } }
             let (session, replayed) = try await ActionLogging.replay(file, into: folder, console: console)
             try await ListCommand.parse([]).execute(in: session)
-            console.notice("replayed \(replayed) actions into \(folder.url.path)")
+            console.notice(
+                into == nil
+                    ? "replayed \(replayed) actions (--into <folder> keeps the board they give)"
+                    : "replayed \(replayed) actions into \(folder.url.path)"
+            )
         } catch let failure as CommandFailure {
             console.error(failure.description)
             throw ExitCode.failure

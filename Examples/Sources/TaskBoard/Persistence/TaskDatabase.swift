@@ -164,6 +164,15 @@ final class TaskDatabase: Sendable {
                 var id = 0
                 try db.inTransaction(.immediate) {
                     id = try Self.nextID(in: db)
+                    // Only a hand-edited counter gets here: refused, rather than counted past the range.
+                    guard TaskItem.ids.contains(id) else {
+                        throw TaskDatabaseError(
+                            kind: .corrupt,
+                            path: path,
+                            cause:
+                                "the board's next task number, \(id), is past \(TaskItem.ids.upperBound), the last one"
+                        )
+                    }
                     try db.execute(sql: "UPDATE board SET next_id = ?", arguments: [id + 1])
                     return .commit
                 }
@@ -207,7 +216,8 @@ final class TaskDatabase: Sendable {
     private static func nextID(in db: Database) throws -> Int {
         let counter = try Int.fetchOne(db, sql: "SELECT next_id FROM board") ?? 1
         let largest = try Int.fetchOne(db, sql: "SELECT max(id) FROM tasks") ?? 0
-        return max(counter, largest + 1)
+        // Counting on from a hand-edited id of Int.max must not overflow; the range check catches it.
+        return max(counter, min(largest, TaskItem.ids.upperBound) + 1)
     }
 
     private func failure(_ error: any Error) -> TaskDatabaseError {

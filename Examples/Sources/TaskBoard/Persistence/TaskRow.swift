@@ -24,7 +24,12 @@ struct TaskRow: Codable, Equatable, FetchableRecord, PersistableRecord, Sendable
 
     /// The task, or why the row does not make one (a hand-edited database).
     func task() throws(TaskRowProblem) -> TaskItem {
-        guard id > 0 else { throw TaskRowProblem(id: id, reason: "its id is not a positive number") }
+        guard TaskItem.ids.contains(id) else {
+            throw TaskRowProblem(
+                id: id,
+                reason: "its id is not a number from \(TaskItem.ids.lowerBound) to \(TaskItem.ids.upperBound)"
+            )
+        }
         guard let stored = try? JSONDecoder().decode([String].self, from: Data(tags.utf8)) else {
             throw TaskRowProblem(id: id, reason: "its tags are not a JSON array of strings")
         }

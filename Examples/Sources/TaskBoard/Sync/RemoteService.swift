@@ -18,11 +18,24 @@ final class RemoteService: Sendable {
 
     /// What `remote.json` holds.
     struct Stored: Codable, Equatable, Sendable {
+        /// The revisions a stored board may have: each push counts on from the last.
+        static let revisions = 0...999_999_999
+
         var revision: Int
         var board: TasksSnapshot
 
+        /// A revision outside ``revisions`` (a hand-edited file), which a push could not count on from.
+        struct InvalidRevision: Error, Equatable, CustomStringConvertible {
+            let revision: Int
+
+            var description: String {
+                "revision \(revision) is not a number from \(revisions.lowerBound) to \(revisions.upperBound)"
+            }
+        }
+
         func validated() throws -> Stored {
-            Stored(revision: revision, board: try board.validated())
+            guard Self.revisions.contains(revision) else { throw InvalidRevision(revision: revision) }
+            return Stored(revision: revision, board: try board.validated())
         }
     }
 

@@ -9,9 +9,19 @@ struct Day: Hashable, Comparable, Sendable, CustomStringConvertible {
     let month: Int
     let day: Int
 
-    /// Creates a day from its parts, or returns `nil` if there is no such day (`2025-02-30`).
+    /// The first day a date typed or computed may be.
+    static let first = Day(checkedYear: 1, month: 1, day: 1)
+    /// The last day a date typed or computed may be. Days after it (up to year 99999) are still read
+    /// back from a board that holds them, so that a board stays readable; none is made anew.
+    static let last = Day(checkedYear: 9999, month: 12, day: 31)
+
+    /// Whether the day is one a command may set: from ``first`` to ``last``.
+    var isInRange: Bool { (Day.first...Day.last).contains(self) }
+
+    /// Creates a day from its parts, or returns `nil` if there is no such day (`2025-02-30`) or its
+    /// year is not from 1 to 99999.
     init?(year: Int, month: Int, day: Int) {
-        guard (1...9999).contains(year), (1...12).contains(month), (1...31).contains(day) else { return nil }
+        guard (1...99_999).contains(year), (1...12).contains(month), (1...31).contains(day) else { return nil }
         var components = DateComponents()
         components.year = year
         components.month = month
@@ -34,10 +44,11 @@ struct Day: Hashable, Comparable, Sendable, CustomStringConvertible {
         self.day = parts.day ?? 1
     }
 
-    /// Parses `YYYY-MM-DD`.
+    /// Parses `YYYY-MM-DD` (a year after 9999 has five digits).
     init?(iso text: String) {
         let parts = text.split(separator: "-", omittingEmptySubsequences: false)
-        guard parts.count == 3, parts[0].count == 4, parts[1].count == 2, parts[2].count == 2,
+        guard parts.count == 3, (4...5).contains(parts[0].count),
+            parts.allSatisfy({ $0.allSatisfy { $0.isASCII && $0.isNumber } }), parts[1].count == 2, parts[2].count == 2,
             let year = Int(parts[0]), let month = Int(parts[1]), let day = Int(parts[2])
         else { return nil }
         self.init(year: year, month: month, day: day)
@@ -52,12 +63,16 @@ struct Day: Hashable, Comparable, Sendable, CustomStringConvertible {
         return "\(pad(year, 4))-\(pad(month, 2))-\(pad(day, 2))"
     }
 
-    /// The day `count` days later (earlier when negative).
-    func adding(days count: Int) -> Day {
+    /// The day `count` days later (earlier when negative), or `nil` when it is not from ``first`` to
+    /// ``last``.
+    func adding(days count: Int) -> Day? {
         guard let date = Day.calendar.date(from: components),
-            let shifted = Day.calendar.date(byAdding: .day, value: count, to: date)
-        else { return self }
-        return Day(shifted, in: Day.calendar.timeZone)
+            let shifted = Day.calendar.date(byAdding: .day, value: count, to: date),
+            // Before year 1 the calendar counts years back from 1 BC: such a day has no `Day`.
+            Day.calendar.component(.era, from: shifted) == 1
+        else { return nil }
+        let day = Day(shifted, in: Day.calendar.timeZone)
+        return day.isInRange ? day : nil
     }
 
     /// Whole days from `self` to `other`; positive when `other` is later.
@@ -70,6 +85,13 @@ struct Day: Hashable, Comparable, Sendable, CustomStringConvertible {
 
     static func < (lhs: Day, rhs: Day) -> Bool {
         (lhs.year, lhs.month, lhs.day) < (rhs.year, rhs.month, rhs.day)
+    }
+
+    /// A day whose parts are known to be valid.
+    private init(checkedYear year: Int, month: Int, day: Int) {
+        self.year = year
+        self.month = month
+        self.day = day
     }
 
     private var components: DateComponents {

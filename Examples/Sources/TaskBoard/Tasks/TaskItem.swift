@@ -2,6 +2,11 @@ import Foundation
 
 /// One task on the board.
 struct TaskItem: Codable, Hashable, Identifiable, Sendable {
+    /// The numbers a task may have. Every id that enters the board (a command's argument, a JSON file,
+    /// a database row, an action log) is checked against it, so that counting on from the largest id
+    /// never overflows.
+    static let ids = 1...999_999_999
+
     /// A small number, unique on the board, that commands use to name the task (`done 3`).
     let id: Int
     var title: String

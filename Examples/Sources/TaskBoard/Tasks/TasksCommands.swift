@@ -29,11 +29,12 @@ struct AddCommand: BoardCommand {
 
     func execute(in session: Session) async throws(CommandFailure) {
         let today = await session.board.root.state.today
-        var action = TasksAction.add(title: title.joined(separator: " "), tags: tag, due: due?.resolve(today: today))
+        let dueDay = try due?.resolve(today: today)
+        var action = TasksAction.add(title: title.joined(separator: " "), tags: tag, due: dueDay)
         // The number comes from the database, so that another TaskBoard on the folder never gives it
         // too; a title the rules refuse does not use one up.
         if TaskRules.problem(with: .tasks(action)) == nil, let id = try await session.reserveID() {
-            action = .add(title: title.joined(separator: " "), tags: tag, due: due?.resolve(today: today), id: id)
+            action = .add(title: title.joined(separator: " "), tags: tag, due: dueDay, id: id)
         }
         let event = try await session.change(action)
         try await TaskArguments.report(event, verb: "added", in: session)
@@ -54,6 +55,10 @@ struct EditCommand: BoardCommand {
     @Argument(help: "The new title.")
     var title: [String]
 
+    func validate() throws {
+        try TaskArguments.validate(ids: [id])
+    }
+
     func execute(in session: Session) async throws(CommandFailure) {
         let event = try await session.change(.rename(id: id, title: title.joined(separator: " ")))
         try await TaskArguments.report(event, verb: "renamed", in: session)
@@ -68,8 +73,14 @@ struct DoneCommand: BoardCommand {
         aliases: ["complete"]
     )
 
-    @Argument(help: "The task numbers.")
+    // `.allUnrecognized` so that `-1` reaches `validate()`, which names the range, instead of being read
+    // as an unknown option.
+    @Argument(parsing: .allUnrecognized, help: "The task numbers.")
     var ids: [Int]
+
+    func validate() throws {
+        try TaskArguments.validate(ids: ids)
+    }
 
     func execute(in session: Session) async throws(CommandFailure) {
         for id in ids {
@@ -86,8 +97,14 @@ struct ReopenCommand: BoardCommand {
         aliases: ["undo"]
     )
 
-    @Argument(help: "The task numbers.")
+    // `.allUnrecognized` so that `-1` reaches `validate()`, which names the range, instead of being read
+    // as an unknown option.
+    @Argument(parsing: .allUnrecognized, help: "The task numbers.")
     var ids: [Int]
+
+    func validate() throws {
+        try TaskArguments.validate(ids: ids)
+    }
 
     func execute(in session: Session) async throws(CommandFailure) {
         for id in ids {
@@ -104,8 +121,14 @@ struct DeleteCommand: BoardCommand {
         aliases: ["rm"]
     )
 
-    @Argument(help: "The task numbers.")
+    // `.allUnrecognized` so that `-1` reaches `validate()`, which names the range, instead of being read
+    // as an unknown option.
+    @Argument(parsing: .allUnrecognized, help: "The task numbers.")
     var ids: [Int]
+
+    func validate() throws {
+        try TaskArguments.validate(ids: ids)
+    }
 
     func execute(in session: Session) async throws(CommandFailure) {
         for id in ids {
@@ -121,10 +144,13 @@ struct TagCommand: BoardCommand {
     @Argument(help: "The task number.")
     var id: Int
 
-    @Argument(help: "The tags, with or without #.")
+    // `.allUnrecognized` so that `-x` reaches `validate()`, which says why it is not a tag.
+    @Argument(parsing: .allUnrecognized, help: "The tags, with or without #.")
     var tags: [String]
 
     func validate() throws {
+        try TaskArguments.validate(ids: [id])
+        guard !tags.isEmpty else { throw ValidationError("name a tag, like home or work/q3") }
         try TaskArguments.validate(tags: tags)
     }
 
@@ -140,10 +166,13 @@ struct UntagCommand: BoardCommand {
     @Argument(help: "The task number.")
     var id: Int
 
-    @Argument(help: "The tags, with or without #.")
+    // `.allUnrecognized` so that `-x` reaches `validate()`, which says why it is not a tag.
+    @Argument(parsing: .allUnrecognized, help: "The tags, with or without #.")
     var tags: [String]
 
     func validate() throws {
+        try TaskArguments.validate(ids: [id])
+        guard !tags.isEmpty else { throw ValidationError("name a tag, like home or work/q3") }
         try TaskArguments.validate(tags: tags)
     }
 
@@ -163,12 +192,25 @@ struct DueCommand: BoardCommand {
     @Argument(help: "The task number.")
     var id: Int
 
-    @Argument(help: "YYYY-MM-DD, today, tomorrow, +3d, or none.")
-    var date: DueInput
+    // `.allUnrecognized` so that `-1d` is a date rather than an unknown option; `validate()` takes
+    // exactly one.
+    @Argument(
+        parsing: .allUnrecognized,
+        help: ArgumentHelp("YYYY-MM-DD, today, tomorrow, +3d, -1d, or none.", valueName: "date")
+    )
+    var dates: [DueInput]
+
+    func validate() throws {
+        try TaskArguments.validate(ids: [id])
+        guard dates.count == 1 else {
+            throw ValidationError(dates.isEmpty ? "say which date, like tomorrow or +3d" : "give one date, like +3d")
+        }
+    }
 
     func execute(in session: Session) async throws(CommandFailure) {
         let today = await session.board.root.state.today
-        let event = try await session.change(.setDue(id: id, due: date.resolve(today: today)))
+        let due = try dates.first?.resolve(today: today)
+        let event = try await session.change(.setDue(id: id, due: due))
         try await TaskArguments.report(event, verb: "updated", in: session)
     }
 }
@@ -226,6 +268,7 @@ struct RemindCommand: BoardCommand {
     var delay: String { delayWords.first ?? "" }
 
     func validate() throws {
+        try TaskArguments.validate(ids: [id])
         guard delayWords.count == 1 else {
             throw ValidationError(
                 delayWords.isEmpty ? "say how long from now, like 90s, 5m or 2h" : "give one delay, like 5m"
@@ -234,8 +277,13 @@ struct RemindCommand: BoardCommand {
         if delay.hasPrefix("-"), DurationText.seconds(String(delay.dropFirst())) != nil {
             throw ValidationError("the delay must not be negative, not '\(delay)'; say how long from now, like 5m")
         }
-        guard DurationText.seconds(delay) != nil else {
+        guard let seconds = DurationText.seconds(delay) else {
             throw ValidationError("'\(delay)' is not a delay; write it like 90s, 5m or 2h")
+        }
+        guard seconds <= DurationText.longest else {
+            throw ValidationError(
+                "the delay must be at most \(Int(DurationText.longest / 3600))h (a week), not '\(delay)'"
+            )
         }
     }
 
@@ -256,6 +304,15 @@ struct RemindCommand: BoardCommand {
 
 /// Checks and messages the task commands share.
 enum TaskArguments {
+    /// Throws, naming the range, for a task number outside ``TaskItem/ids``.
+    static func validate(ids: [Int]) throws {
+        for id in ids where !TaskItem.ids.contains(id) {
+            throw ValidationError(
+                "task numbers go from \(TaskItem.ids.lowerBound) to \(TaskItem.ids.upperBound), not \(id)"
+            )
+        }
+    }
+
     static func validate(tags: [String]) throws {
         for tag in tags where Tag.normalize(tag) == nil {
             throw ValidationError(

@@ -147,29 +147,64 @@ struct LineEditor: Equatable, Sendable {
     /// What to show of the line in `columns` cells after a prompt of `promptWidth` cells: all of it when
     /// it fits, otherwise a window around the cursor. Returns the text and the cursor's distance from
     /// its end, in cells.
-    func visible(columns: Int, promptWidth: Int) -> (text: String, cursorFromEnd: Int) {
+    ///
+    /// Only the characters that can be shown are measured (`width` is called about three times per
+    /// cell of room at most, plus once per zero-width character), however long the line: the prompt
+    /// draws the line after every read of the terminal, so that pasting a long line takes time linear
+    /// in its length.
+    func visible(
+        columns: Int,
+        promptWidth: Int,
+        width: (Character) -> Int = LineEditor.cells(of:)
+    ) -> (text: String, cursorFromEnd: Int) {
         let room = max(columns - promptWidth - 1, 8)
-        let widths = characters.map(TerminalText.width(of:))
-        if widths.reduce(0, +) <= room {
-            return (text, widths[cursor...].reduce(0, +))
+        // Whether the whole line fits: measure until it overflows.
+        var total = 0
+        var index = 0
+        while index < characters.count, total <= room {
+            total += width(characters[index])
+            index += 1
+        }
+        if index == characters.count, total <= room {
+            let cursorFromEnd = characters[cursor...].reduce(0) { $0 + width($1) }
+            return (Self.shown(characters[...]), cursorFromEnd)
         }
         // Start at the cursor and take characters on both sides until the room is used, the left first
         // so that the text just typed stays in view.
         var start = cursor
         var end = cursor
         var used = 0
-        while start > 0, used + widths[start - 1] <= room * 3 / 4 {
+        var leftWidth = start > 0 ? width(characters[start - 1]) : 0
+        while start > 0, used + leftWidth <= room * 3 / 4 {
             start -= 1
-            used += widths[start]
+            used += leftWidth
+            leftWidth = start > 0 ? width(characters[start - 1]) : 0
         }
-        while end < characters.count, used + widths[end] <= room {
-            used += widths[end]
+        var cursorFromEnd = 0
+        while end < characters.count {
+            let cells = width(characters[end])
+            guard used + cells <= room else { break }
+            used += cells
+            cursorFromEnd += cells
             end += 1
         }
-        while start > 0, used + widths[start - 1] <= room {
+        while start > 0, used + leftWidth <= room {
             start -= 1
-            used += widths[start]
+            used += leftWidth
+            leftWidth = start > 0 ? width(characters[start - 1]) : 0
         }
-        return (String(characters[start..<end]), widths[cursor..<end].reduce(0, +))
+        return (Self.shown(characters[start..<end]), cursorFromEnd)
+    }
+
+    /// The cells `character` takes on screen as ``shown(_:)`` writes it.
+    static func cells(of character: Character) -> Int {
+        let escaped = TerminalText.escaped(String(character))
+        return escaped.count == 1 ? TerminalText.width(of: character) : TerminalText.width(escaped)
+    }
+
+    /// The characters as the prompt writes them: control and bidirectional characters escaped, as in
+    /// every other output, so that a pasted `\u{202e}` cannot turn the rest of the line around.
+    private static func shown(_ characters: ArraySlice<Character>) -> String {
+        TerminalText.escaped(String(characters))
     }
 }

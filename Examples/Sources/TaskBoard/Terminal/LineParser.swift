@@ -35,7 +35,9 @@ enum LineParser {
         guard let type = BoardCommands.named(name) else { throw unknown(name) }
         let parsed: any ParsableCommand
         do {
-            parsed = try LineCommands.parseAsRoot(words)
+            // Parsed by the command's own type: the root would first build the arguments of every
+            // command, which takes most of a line's time.
+            parsed = try type.parseAsRoot(Array(words.dropFirst()))
         } catch {
             let usage = type.usageString().replacingOccurrences(of: "\n", with: " ")
             throw CommandFailure(
@@ -120,10 +122,13 @@ enum LineParser {
 
     /// The command name closest to `name`, if it is close enough to be a typo.
     static func closest(to name: String) -> String? {
-        let candidates = BoardCommands.names.map { ($0, distance(name.lowercased(), $0)) }
-        guard let best = candidates.min(by: { $0.1 < $1.1 }), best.1 <= (name.count <= 3 ? 1 : 2) else {
-            return nil
-        }
+        let length = name.count
+        let limit = length <= 3 ? 1 : 2
+        // Words that differ in length by more than the limit are that many edits apart at least: they are
+        // not measured, so a long pasted word costs no table of its length times each name's.
+        let candidates = BoardCommands.names.filter { abs($0.count - length) <= limit }
+            .map { ($0, distance(name.lowercased(), $0)) }
+        guard let best = candidates.min(by: { $0.1 < $1.1 }), best.1 <= limit else { return nil }
         return best.0
     }
 

@@ -136,7 +136,13 @@ final class TerminalPrompt: Sendable {
 
     /// Applies `keys`, in order, under the lock: keys from the reading thread and keys typed ahead are
     /// never mixed up.
+    ///
+    /// The line is drawn once after the keys that change it, not after each one: a paste arrives as
+    /// many keys in one read, and drawing after each would cost time quadratic in its length. It is
+    /// drawn before anything that shows or leaves it (Enter, Ctrl-C, Ctrl-L, Ctrl-Z).
     private func handle(_ keys: [Key], state: inout State) {
+        var changed = false
+        defer { if changed { draw(&state) } }
         for (index, key) in keys.enumerated() {
             guard let reader = state.reader else {
                 if key == .interrupt { onInterrupt(true) } else { state.typedAhead.append(key) }
@@ -145,11 +151,19 @@ final class TerminalPrompt: Sendable {
             let wasEmpty = state.editor.characters.isEmpty
             // Drawn before the key clears the line.
             let interruptedLine = key == .interrupt && !wasEmpty ? input(state, suffix: "^C") : nil
-            switch state.editor.handle(key) {
-            case .none:
-                break
-            case .redraw:
+            // The line as typed stays on screen above what the key prints (Enter) or replaces it with.
+            if changed, Self.leavesTheLine(key) {
                 draw(&state)
+                changed = false
+            }
+            let outcome = state.editor.handle(key)
+            if outcome == .redraw {
+                changed = true
+                continue
+            }
+            switch outcome {
+            case .none, .redraw:
+                break
             case .clearScreen:
                 console.clearScreen()
             case .suspend:
@@ -179,12 +193,19 @@ final class TerminalPrompt: Sendable {
         }
     }
 
+    /// Whether `key` may end the line or print past it, so that the line must be on screen as typed
+    /// before the key is handled.
+    private static func leavesTheLine(_ key: Key) -> Bool {
+        [.enter, .interrupt, .endOfInput, .clearScreen, .suspend].contains(key)
+    }
+
     /// Ctrl-Z: gives the terminal back as it was, stops the process (the shell says "Stopped"), and when
-    /// the shell continues it (`fg`), takes raw mode again and draws the line.
+    /// the shell continues it (`fg`), takes raw mode again and draws the line. The stop happens inside
+    /// ``ThreadSignal/raiseHere(_:)``, so raw mode is taken back only after `fg`.
     private func suspend(_ state: inout State) {
         console.endInput()
         restore()
-        kill(getpid(), SIGTSTP)
+        ThreadSignal.raiseHere(SIGTSTP)
         var raw = self.raw
         tcsetattr(STDIN_FILENO, TCSANOW, &raw)
         draw(&state)

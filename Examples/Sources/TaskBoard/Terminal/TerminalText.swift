@@ -6,7 +6,7 @@
 /// cells, `é` written as `e` and a combining accent takes one, `👨‍👩‍👧` takes two.
 enum TerminalText {
     /// `text` with every control character written out: `\e`, `\n`, `\r`, `\t`, and `\u{...}` for the
-    /// other C0 and C1 controls and DEL. Other text is unchanged.
+    /// other C0 and C1 controls, DEL and the bidirectional controls. Other text is unchanged.
     static func escaped(_ text: String) -> String {
         guard text.unicodeScalars.contains(where: isControl) else { return text }
         var result = ""
@@ -26,9 +26,15 @@ enum TerminalText {
         return result
     }
 
-    /// Whether `scalar` is a C0 or C1 control character, or DEL.
+    /// Whether `scalar` is a C0 or C1 control character, DEL, or a bidirectional control: the marks,
+    /// embeddings, overrides and isolates (U+061C, U+200E-U+200F, U+202A-U+202E, U+2066-U+2069) that
+    /// reorder the text around them, so that a title could show `txt.exe` for `exe.txt` or turn the
+    /// rest of a line around.
     static func isControl(_ scalar: Unicode.Scalar) -> Bool {
-        scalar.value < 0x20 || (0x7F...0x9F).contains(scalar.value)
+        switch scalar.value {
+        case 0..<0x20, 0x7F...0x9F, 0x061C, 0x200E...0x200F, 0x202A...0x202E, 0x2066...0x2069: true
+        default: false
+        }
     }
 
     /// The cells `text` takes on a terminal.

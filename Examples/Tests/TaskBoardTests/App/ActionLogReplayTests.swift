@@ -10,7 +10,10 @@ import Testing
 
     init() throws {
         folder = FileManager.default.temporaryDirectory.appendingPathComponent("taskboard-replay-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        try FileManager.default.createDirectory(
+            at: folder.appendingPathComponent("tmp"),
+            withIntermediateDirectories: true
+        )
     }
 
     private func path(_ name: String) -> String { folder.appendingPathComponent(name).path }
@@ -23,6 +26,8 @@ import Testing
         var environment = ProcessInfo.processInfo.environment
         environment["NO_COLOR"] = "1"
         environment["XDG_DATA_HOME"] = path("xdg")
+        // The run's temporary folder is the test's own, so that what the run leaves there can be seen.
+        environment["TMPDIR"] = path("tmp")
         process.environment = environment
         let (output, errors, stdin) = (Pipe(), Pipe(), Pipe())
         process.standardOutput = output
@@ -109,5 +114,42 @@ import Testing
         let moved = try taskboard(["replay", path("moved.log")])
         #expect(moved.0 == 1)
         #expect(moved.2.contains("line 2: the action was sent to store root/7, which the replayed tree does not have"))
+    }
+
+    @Test func aReplayWithoutIntoLeavesNothingInTheTemporaryFolder() throws {
+        defer { try? FileManager.default.removeItem(at: folder) }
+        _ = try recordSession()
+        let (status, output, errors) = try taskboard(["replay", path("session.log")])
+        #expect(status == 0, "\(errors)")
+        #expect(output.contains("Buy oat milk"))
+        #expect(try FileManager.default.contentsOfDirectory(atPath: path("tmp")).isEmpty)
+    }
+
+    @Test func aMissingLogIsReportedWithItsPathAndCause() throws {
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let (status, output, errors) = try taskboard(["replay", path("missing.log")])
+        #expect(status == 1)
+        #expect(output.isEmpty)
+        #expect(errors == "error: cannot read the action log \(path("missing.log")) (no such file or directory)\n")
+    }
+
+    @Test func aTaskIDOutOfRangeInALogIsRefusedNamingTheLineAndTheLimit() throws {
+        defer { try? FileManager.default.removeItem(at: folder) }
+        try """
+        {"app":"taskboard actions 2","canopyActionLog":1}
+        {"action":{"setToday":{"_0":"2025-03-14"}},"store":"root","time":1}
+        {"action":{"tasks":{"_0":{"add":{"title":"x","tags":[],"id":9223372036854775807}}}},"store":"root/0","time":2}
+
+        """.write(toFile: path("huge.log"), atomically: true, encoding: .utf8)
+        let (status, output, errors) = try taskboard(["replay", path("huge.log")])
+        #expect(status == 1)
+        #expect(output.isEmpty)
+        #expect(
+            errors.contains(
+                "huge.log: line 3: task id 9223372036854775807 is not a number from 1 to 999999999 "
+                    + "(nothing was replayed)"
+            ),
+            "\(errors)"
+        )
     }
 }

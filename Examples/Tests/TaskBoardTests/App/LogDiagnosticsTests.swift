@@ -10,6 +10,8 @@ import Testing
         #expect(LogDiagnostics.level(of: .received(store: store, action: "a")) == .debug)
         #expect(LogDiagnostics.level(of: .reduced(store: store, action: "a", duration: .zero)) == .debug)
         #expect(LogDiagnostics.level(of: .effectCancelled(store: store, id: "search")) == .debug)
+        // `trace` shows more than `debug`: the observers called after each action.
+        #expect(LogDiagnostics.level(of: .observersNotified(store: store, count: 1)) == .trace)
         #expect(LogDiagnostics.level(of: .blocked(store: store, action: "a", middleware: "validate")) == .info)
         #expect(
             LogDiagnostics.level(of: .error(store: store, action: "a", source: "m", error: CancellationError()))

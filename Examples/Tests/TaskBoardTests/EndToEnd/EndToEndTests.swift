@@ -96,6 +96,26 @@ import Testing
         #expect(list.output == "1 open task:\n  #1 [ ] Buy milk #home\n")
     }
 
+    /// Issue 33: `--today 9999-12-31 add y --due +1d` stored 10000-01-01, and from then on every command
+    /// on the board failed with "cannot be read".
+    @Test func aDatePastTheCalendarIsRefusedAndOneAlreadyStoredCanBeCleared() async throws {
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let refused = try run(["--today", "9999-12-31", "add", "y", "--due", "+1d", "--data-dir", data])
+        #expect(refused.status == 1)
+        #expect(refused.errors == "error: +1d from 9999-12-31 is after 9999-12-31, the last date a task may be due\n")
+        #expect(try StoredBoard.tasks(in: data).isEmpty)
+
+        // A board an older TaskBoard left with such a day still reads, and the day can be cleared.
+        let database = try TaskDatabase(url: URL(fileURLWithPath: data).appendingPathComponent("tasks.sqlite"))
+        try await database.apply(upserts: [TaskItem(id: 1, title: "y", due: Day(iso: "10000-01-01"))], deletions: [])
+        database.close()
+        let listed = try run(["list", "--data-dir", data])
+        #expect(listed.status == 0, "\(listed.errors)")
+        #expect(listed.output.hasSuffix("(10000-01-01)\n"))
+        #expect(try run(["due", "1", "none", "--data-dir", data]).output == "updated #1 [ ] y\n")
+        #expect(try StoredBoard.tasks(in: data) == [TaskItem(id: 1, title: "y")])
+    }
+
     @Test func whatOneRunPushesTheNextRunCanPull() throws {
         defer { try? FileManager.default.removeItem(at: folder) }
         let fast = ["--data-dir", data, "--latency", "0"]

@@ -62,6 +62,42 @@ struct PromptTests {
         #expect(!screen.joined().contains("unknown command"))
     }
 
+    /// A line that arrives with its Enter in one read (a paste) stays on screen as it was typed: the
+    /// line is drawn once per read, and must be drawn before Enter empties it.
+    @Test func aLinePastedWithItsEnterStaysOnScreen() throws {
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let terminal = try open()
+        try terminal.type("add Pasted\rlist\r")
+        let screen = try terminal.waitForLine("  #1 [ ] Pasted")
+        #expect(screen.contains("taskboard> add Pasted"))
+        #expect(screen.contains("taskboard> list"))
+    }
+
+    /// Issue 33: after Ctrl-Z and `fg`, the prompt was not drawn again and the terminal stayed in line
+    /// mode (← printed `^[[D`), in most fresh runs.
+    @Test func ctrlZThenFgDrawsThePromptAgainAndKeysStillEditTheLine() throws {
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let terminal = try TmuxTerminal(
+            arguments: ["--data-dir", data],
+            environment: ["XDG_DATA_HOME": folder.appendingPathComponent("xdg").path],
+            jobControl: true
+        )
+        try terminal.waitForScreen("the prompt") { $0.last == "taskboard>" }
+        try terminal.type("add milk")
+        try terminal.waitForScreen("the typed line") { $0.last == "taskboard> add milk" }
+        try terminal.press("C-z")
+        try terminal.waitForScreen("the shell's prompt after the stop") { $0.last == "$" }
+        try terminal.enter("fg")
+        try terminal.waitForScreen("the prompt drawn again") { $0.last == "taskboard> add milk" }
+        try terminal.press("Left", "Left", "Left", "Left")
+        try terminal.type("X")
+        try terminal.waitForScreen("the edited line") { $0.last == "taskboard> add Xmilk" }
+        try terminal.press("Enter")
+        let screen = try terminal.waitForLine("added #1 [ ] Xmilk")
+        #expect(!screen.joined().contains("^["))
+        try terminal.enter("quit")
+    }
+
     /// Row: `add partial task`, then Ctrl-D twice ran the half-typed command.
     @Test func ctrlDOnALineWithTextNeverRunsIt() throws {
         defer { try? FileManager.default.removeItem(at: folder) }

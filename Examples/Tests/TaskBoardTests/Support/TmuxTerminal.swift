@@ -38,7 +38,16 @@ final class TmuxTerminal {
     private let bound: TimeInterval
 
     /// Starts `taskboard arguments` in a 100×30 terminal, with `environment` added to the process's.
-    init(arguments: [String], environment: [String: String] = [:], bound: TimeInterval = 15) throws {
+    ///
+    /// With `jobControl`, the program runs as a job of an interactive bash, as when a person starts it:
+    /// Ctrl-Z stops it (a program started straight under `sh -c` is in an orphaned process group, where
+    /// the kernel drops Ctrl-Z's SIGTSTP), the shell takes the terminal back, and `fg` continues it.
+    init(
+        arguments: [String],
+        environment: [String: String] = [:],
+        jobControl: Bool = false,
+        bound: TimeInterval = 15
+    ) throws {
         guard let tmux = Self.executable else { throw Timeout(description: "tmux is not installed") }
         self.tmux = tmux
         self.bound = bound
@@ -57,7 +66,14 @@ final class TmuxTerminal {
         // screen can still be read.
         configuration = FileManager.default.temporaryDirectory.appendingPathComponent("\(socket).conf")
         try "set -g remain-on-exit on\n".write(to: configuration, atomically: true, encoding: .utf8)
-        try run(["-f", configuration.path, "new-session", "-d", "-s", "board", "-x", "100", "-y", "30", command])
+        guard jobControl else {
+            try run(["-f", configuration.path, "new-session", "-d", "-s", "board", "-x", "100", "-y", "30", command])
+            return
+        }
+        let shell = "env PS1='$ ' bash --norc --noprofile -i"
+        try run(["-f", configuration.path, "new-session", "-d", "-s", "board", "-x", "100", "-y", "30", shell])
+        try waitForScreen("the shell's prompt") { $0.last == "$" }
+        try enter(command)
     }
 
     deinit {

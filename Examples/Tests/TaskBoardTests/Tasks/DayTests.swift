@@ -18,11 +18,11 @@ import Testing
         #expect(day.days(until: Day(year: 2025, month: 3, day: 1)!) == 61)
     }
 
-    @Test func dueInputResolvesRelativeDays() {
+    @Test func dueInputResolvesRelativeDays() throws {
         let today = Day(year: 2025, month: 3, day: 14)!
-        #expect(DueInput(argument: "tomorrow")?.resolve(today: today) == Day(year: 2025, month: 3, day: 15))
-        #expect(DueInput(argument: "+7d")?.resolve(today: today) == Day(year: 2025, month: 3, day: 21))
-        #expect(DueInput(argument: "-2d")?.resolve(today: today) == Day(year: 2025, month: 3, day: 12))
+        #expect(try DueInput(argument: "tomorrow")?.resolve(today: today) == Day(year: 2025, month: 3, day: 15))
+        #expect(try DueInput(argument: "+7d")?.resolve(today: today) == Day(year: 2025, month: 3, day: 21))
+        #expect(try DueInput(argument: "-2d")?.resolve(today: today) == Day(year: 2025, month: 3, day: 12))
         #expect(DueInput(argument: "none") == DueInput.none)
         #expect(DueInput(argument: "soon") == nil)
     }

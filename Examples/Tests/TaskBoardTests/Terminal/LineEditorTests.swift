@@ -88,4 +88,39 @@ import Testing
         #expect(window.text == String(repeating: "x", count: 22) + "日本日")
         #expect(window.cursorFromEnd == 6)
     }
+
+    @Test func drawingALongLineMeasuresOnlyWhatFitsWhereverTheCursorIs() {
+        // A paste arrives as one key per character and the line is drawn after each read: measuring the
+        // whole line for each drawing made a 4,000-character paste take seconds.
+        var editor = LineEditor()
+        type(String(repeating: "日本abc ", count: 5_000), into: &editor)
+        var measured = 0
+        let counting: (Character) -> Int = { character in
+            measured += 1
+            return TerminalText.width(of: character)
+        }
+        let atEnd = editor.visible(columns: 80, promptWidth: 11, width: counting)
+        #expect(measured <= 3 * 80)
+        #expect(TerminalText.width(atEnd.text) <= 80 - 11 - 1)
+        #expect(atEnd.text.hasSuffix("日本abc "))
+        #expect(atEnd.cursorFromEnd == 0)
+
+        for _ in 0..<10_000 { _ = editor.handle(.left) }
+        measured = 0
+        let inside = editor.visible(columns: 80, promptWidth: 11, width: counting)
+        #expect(measured <= 3 * 80)
+        #expect(TerminalText.width(inside.text) <= 80 - 11 - 1)
+        #expect(inside.cursorFromEnd > 0)
+    }
+
+    @Test func controlAndBidirectionalCharactersAreShownEscapedWithTheCursorInPlace() {
+        var editor = LineEditor()
+        type("a\u{202E}b\u{85}c", into: &editor)
+        _ = editor.handle(.left)
+        let shown = editor.visible(columns: 80, promptWidth: 11)
+        #expect(shown.text == #"a\u{202e}b\u{85}c"#)
+        #expect(shown.cursorFromEnd == 1)
+        _ = editor.handle(.left)
+        #expect(editor.visible(columns: 80, promptWidth: 11).cursorFromEnd == 1 + 6)
+    }
 }
