@@ -4,7 +4,7 @@ extension AsyncAction {
     /// Runs ``execute(completeHandler:)`` on ``dispatchQueue``; each result goes to `store`, which should
     /// be a handle that does not keep the store alive. A result that is not a `StoreAction` is dropped,
     /// and reported in debug builds.
-    func start<StoreAction>(resultsTo store: some StoreNode<some Sendable, StoreAction>) {
+    func start<StoreAction>(resultsTo store: some StoreHandle<some Sendable, StoreAction>) {
         asyncAction(self, resultsTo: store)
     }
 }
@@ -12,7 +12,7 @@ extension AsyncAction {
 /// The one place an `AsyncAction` starts: after it was reduced, by the node or view that received it.
 private func asyncAction<Async: AsyncAction, StoreAction>(
     _ asyncAction: Async,
-    resultsTo store: some StoreNode<some Sendable, StoreAction>
+    resultsTo store: some StoreHandle<some Sendable, StoreAction>
 ) {
     asyncAction.dispatchQueue.async {
         asyncAction.execute { result in

@@ -25,15 +25,15 @@ final class EffectRunner<Trigger: EffectTrigger, Action: Sendable>: Sendable whe
     }
 
     /// A handle that does not keep the store alive; results of runs go through it.
-    private let target: any StoreNode<State, Action>
+    private let target: any StoreHandle<State, Action>
     private let effectQueue: DispatchQueue
     private let create: Factory
     private let decisions: QueueConfined<Decisions>
     // Kept in a lock rather than with `decisions` because `deinit` may run on any thread.
     private let runs = LockedValue<[Trigger.Key: EffectRun]>([:])
 
-    // `target` must not retain the store (it is a `WeakNode`).
-    init(target: any StoreNode<State, Action>, trigger: Trigger, queue: DispatchQueue, create: @escaping Factory) {
+    // `target` must not retain the store (it is a `WeakHandle`).
+    init(target: any StoreHandle<State, Action>, trigger: Trigger, queue: DispatchQueue, create: @escaping Factory) {
         self.target = target
         self.effectQueue = queue
         self.create = create

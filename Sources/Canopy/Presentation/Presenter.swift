@@ -7,7 +7,7 @@ import Dispatch
 /// `lease` keeps the store, so that it can let go of it before cancelling the subscription.
 final class Presenter<Owner: Presentable, State: Sendable, Action: Sendable>: PresenterProtocol, Sendable {
     private weak let owner: Owner?
-    private weak let node: (any StoreNode<State, Action>)?
+    private weak let node: (any StoreHandle<State, Action>)?
     private let props: @Sendable (State, AnyStore<State, Action>) -> Owner.Props
     private let configuration: SubscriptionConfiguration<State>
     /// Keeps the store, and the subscription once there is one.

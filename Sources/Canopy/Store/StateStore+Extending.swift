@@ -22,7 +22,7 @@ extension StateStore {
 
 /// A store's node and its tree, on the tree's queue (see ``StateStore/withTreeAccess(_:)``).
 package struct TreeAccess<State: Sendable, Action: Sendable>: ~Copyable {
-    let node: any StoreNode<State, Action>
+    let node: any StoreHandle<State, Action>
 
     /// The tree's serial queue.
     package var queue: DispatchQueue { node.tree.queue }

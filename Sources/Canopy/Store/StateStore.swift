@@ -13,9 +13,9 @@ public import Dispatch
 /// child.dispatch(1)  // runs the child's reducer, then the root's
 /// ```
 public struct StateStore<State: Sendable, Action: Sendable>: Store {
-    let node: any StoreNode<State, Action>
+    let node: any StoreHandle<State, Action>
 
-    init(node: any StoreNode<State, Action>) {
+    init(node: any StoreHandle<State, Action>) {
         self.node = node
     }
 
@@ -178,7 +178,7 @@ public struct StateStore<State: Sendable, Action: Sendable>: Store {
     /// - Returns: A view of this store; observers subscribed through it live as long as this store.
     public func map<NewState>(state transform: @escaping @Sendable (State) -> NewState) -> StateStore<NewState, Action>
     {
-        StateStore<NewState, Action>(node: ViewNode(parent: node, state: transform))
+        StateStore<NewState, Action>(node: ViewHandle(parent: node, state: transform))
     }
 
     /// Returns a store whose observers see the value at `keyPath`.
@@ -216,6 +216,6 @@ public struct StateStore<State: Sendable, Action: Sendable>: Store {
     public func map<LocalAction>(
         actions transform: @escaping @Sendable (LocalAction) -> Action
     ) -> StateStore<State, LocalAction> {
-        StateStore<State, LocalAction>(node: ViewNode(parent: node, action: transform))
+        StateStore<State, LocalAction>(node: ViewHandle(parent: node, action: transform))
     }
 }

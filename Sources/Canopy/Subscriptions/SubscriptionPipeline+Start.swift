@@ -16,7 +16,7 @@ extension SubscriptionPipeline {
     ///   - observer: Where the props go.
     /// - Returns: The token; cancelling or releasing it ends the subscription at once.
     static func start(
-        node: any StoreNode<State, Action>,
+        node: any StoreHandle<State, Action>,
         configuration: SubscriptionConfiguration<State>,
         props: @escaping @Sendable (State, AnyStore<State, Action>) -> Props,
         observer: PropsObserver<Props>
@@ -40,7 +40,7 @@ extension SubscriptionPipeline {
     ///   - observer: Where the props go.
     ///   - owner: The object whose release ends the subscription.
     static func start(
-        node: any StoreNode<State, Action>,
+        node: any StoreHandle<State, Action>,
         configuration: SubscriptionConfiguration<State>,
         props: @escaping @Sendable (State, AnyStore<State, Action>) -> Props,
         observer: PropsObserver<Props>,
@@ -65,7 +65,7 @@ extension SubscriptionPipeline where Props == State {
     ///   - observe: Receives the states.
     /// - Returns: The token; cancelling or releasing it ends the subscription at once.
     static func start(
-        node: any StoreNode<State, Action>,
+        node: any StoreHandle<State, Action>,
         configuration: SubscriptionConfiguration<State>,
         observe: @escaping @Sendable (State) -> Void
     ) -> Subscription {
@@ -85,7 +85,7 @@ extension SubscriptionPipeline {
     /// A subscription with nothing between dedup and the observer: no timer, no queue hop, no ordering
     /// to keep. One observer closure on the node, and nothing else allocated for it.
     private static func direct(
-        node: any StoreNode<State, Action>,
+        node: any StoreHandle<State, Action>,
         removeStateDuplicates: Equating<State>?,
         _ handler: @escaping @Sendable (State) -> Void
     ) -> Subscription {

@@ -57,7 +57,7 @@ final class SubscriptionPipeline<State: Sendable, Action: Sendable, Props>: Send
     ///   - observer: Where the props go, delivered as `configuration` says.
     ///   - owner: An object whose release ends the subscription, if any.
     init(
-        node: any StoreNode<State, Action>,
+        node: any StoreHandle<State, Action>,
         configuration: SubscriptionConfiguration<State>,
         props: @escaping @Sendable (State, AnyStore<State, Action>) -> Props,
         observer: PropsObserver<Props>,

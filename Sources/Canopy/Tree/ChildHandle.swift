@@ -12,7 +12,7 @@ import Foundation
 /// the tree (one of the node's ``TreeNode/keepers``); when the last store and the last of those actions
 /// let go of it, the node leaves the tree on the queue, at once, and is freed there unless a child of
 /// its own, or an action sent some other way, still holds it. Everything else it forwards to the node.
-final class ChildHandle<State: Sendable, Action: Sendable>: StoreNode, InboxReceiver {
+final class ChildHandle<State: Sendable, Action: Sendable>: StoreHandle, InboxReceiver {
     let node: StateNode<State, Action>
 
     init(_ node: StateNode<State, Action>) {
@@ -84,7 +84,7 @@ final class ChildHandle<State: Sendable, Action: Sendable>: StoreNode, InboxRece
         node.observerRemover(id: id)
     }
 
-    func weakHandle() -> any StoreNode<State, Action> {
+    func weakHandle() -> any StoreHandle<State, Action> {
         node.weakHandle()
     }
 

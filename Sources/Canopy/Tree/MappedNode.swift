@@ -1,7 +1,7 @@
 /// A view of a node inside the tree, with its state and/or actions transformed: what children made from
 /// a `map(state:)`, `flatMap(state:)` or `map(actions:)` store hang from. It has no state of its own.
 ///
-/// Views nobody hangs children from stay outside the tree (``ViewNode``).
+/// Views nobody hangs children from stay outside the tree (``ViewHandle``).
 final class MappedNode<ParentState: Sendable, ParentAction: Sendable, State: Sendable, Action: Sendable>:
     StateNode<State, Action>, @unchecked Sendable
 {

@@ -11,7 +11,7 @@ import Foundation
 /// The root and a mapped node cache their state (for the root, the cache *is* the state); a child
 /// caches its state once a node below it reads it (``ChildNode``). The engine keeps a cache current while
 /// the node is attached; otherwise ``state`` computes the state on demand.
-class StateNode<State: Sendable, Action: Sendable>: ActionNode<Action>, StoreNode, @unchecked Sendable {
+class StateNode<State: Sendable, Action: Sendable>: ActionNode<Action>, StoreHandle, @unchecked Sendable {
     // Safety: as for `TreeNode`, the `var`s, the box of extras and the memory of the cache in it are used
     // only on the tree's queue, except in a root's `init`, which makes the box and the cache before the
     // node is shared, and when the node is freed, on any thread, with its box, whose `deinit` frees the
@@ -499,8 +499,8 @@ class StateNode<State: Sendable, Action: Sendable>: ActionNode<Action>, StoreNod
         return true
     }
 
-    final func weakHandle() -> any StoreNode<State, Action> {
-        WeakNode(self)
+    final func weakHandle() -> any StoreHandle<State, Action> {
+        WeakHandle(self)
     }
 
     final func nodeForChildren() -> StateNode<State, Action> {

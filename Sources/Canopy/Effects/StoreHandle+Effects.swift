@@ -1,7 +1,7 @@
 import Dispatch
 
 // The one implementation behind every effect operator of `StateStore` and `AnyStore`.
-extension StoreNode {
+extension StoreHandle {
     /// Attaches an effect engine to this node, from any thread.
     ///
     /// The engine lives in an observer, so it sees every state on the queue and is released (cancelling

@@ -6,7 +6,7 @@ import Foundation
 
 // The subscription and async entry points every public handle forwards to. All of them may be called
 // from any thread, including the tree's own queue, and none of them blocks.
-extension StoreNode {
+extension StoreHandle {
     /// Adds `observer` on the queue; it receives the current state first.
     func subscribe(_ observer: Observer<State>) {
         enqueue { self.addObserver(observer) }

@@ -13,8 +13,8 @@ import Foundation
 /// their id, so a subscription made through a temporary view lasts as long as that node. Actions are
 /// translated when dispatched and go to the viewed handle. Only a child made from a view puts the view
 /// into the tree, as a ``MappedNode``.
-final class ViewNode<ParentState: Sendable, ParentAction: Sendable, State: Sendable, Action: Sendable>: StoreNode {
-    let parent: any StoreNode<ParentState, ParentAction>
+final class ViewHandle<ParentState: Sendable, ParentAction: Sendable, State: Sendable, Action: Sendable>: StoreHandle {
+    let parent: any StoreHandle<ParentState, ParentAction>
     private let transformState: @Sendable (ParentState) -> State
     private let transformAction: @Sendable (Action) -> ParentAction
     /// Whether `transformAction` is not the identity (it is for views made with `map(state:)`).
@@ -23,7 +23,7 @@ final class ViewNode<ParentState: Sendable, ParentAction: Sendable, State: Senda
     private let mayReceiveAsyncActions: Bool
 
     init(
-        parent: any StoreNode<ParentState, ParentAction>,
+        parent: any StoreHandle<ParentState, ParentAction>,
         state transformState: @escaping @Sendable (ParentState) -> State,
         action transformAction: @escaping @Sendable (Action) -> ParentAction,
         translatesActions: Bool = true
@@ -124,8 +124,8 @@ final class ViewNode<ParentState: Sendable, ParentAction: Sendable, State: Senda
 
     // The same view over the parent's weak handle: it lives with whoever holds it (the observers it
     // serves live in the parent), and does not keep the parent alive.
-    func weakHandle() -> any StoreNode<State, Action> {
-        ViewNode(
+    func weakHandle() -> any StoreHandle<State, Action> {
+        ViewHandle(
             parent: parent.weakHandle(),
             state: transformState,
             action: transformAction,
@@ -150,20 +150,20 @@ final class ViewNode<ParentState: Sendable, ParentAction: Sendable, State: Senda
     }
 }
 
-extension ViewNode where ParentAction == Action {
+extension ViewHandle where ParentAction == Action {
     /// A view with the parent's actions and a transformed state.
     convenience init(
-        parent: any StoreNode<ParentState, Action>,
+        parent: any StoreHandle<ParentState, Action>,
         state transformState: @escaping @Sendable (ParentState) -> State
     ) {
         self.init(parent: parent, state: transformState, action: { $0 }, translatesActions: false)
     }
 }
 
-extension ViewNode where ParentState == State {
+extension ViewHandle where ParentState == State {
     /// A view with the parent's state and transformed actions.
     convenience init(
-        parent: any StoreNode<State, ParentAction>,
+        parent: any StoreHandle<State, ParentAction>,
         action transformAction: @escaping @Sendable (Action) -> ParentAction
     ) {
         self.init(parent: parent, state: { $0 }, action: transformAction)

@@ -11,7 +11,7 @@ import Foundation
 /// handle accepts (a store or a child still held its node) waits in the inbox with an ``AcceptedAction``,
 /// which keeps the node until the action is handled: an accepted action is reduced even if the node's
 /// last store goes before the queue reaches it (SPEC 2.1). The handle itself keeps nothing.
-final class WeakNode<State: Sendable, Action: Sendable>: StoreNode {
+final class WeakHandle<State: Sendable, Action: Sendable>: StoreHandle {
     private weak let reference: StateNode<State, Action>?
     let tree: StoreTree
     let storeID: StoreID
@@ -94,7 +94,7 @@ final class WeakNode<State: Sendable, Action: Sendable>: StoreNode {
         return target.observerRemover(id: id)
     }
 
-    func weakHandle() -> any StoreNode<State, Action> {
+    func weakHandle() -> any StoreHandle<State, Action> {
         self
     }
 

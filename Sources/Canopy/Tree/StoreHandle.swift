@@ -6,11 +6,12 @@ import FoundationEssentials
 import Foundation
 #endif
 
-/// What a store handle (``StateStore``, ``AnyStore``) reaches: a node of the tree (``StateNode``), a view
-/// of one (``ViewNode``), or a weak reference to one (``WeakNode``).
+/// What a store (``StateStore``, ``AnyStore``) holds to reach its place in the tree: a node itself (the
+/// root is its own handle), a child's handle (``ChildHandle``), a view of another handle (``ViewHandle``),
+/// or a weak reference to a node (``WeakHandle``). "This node" below is the node the handle reaches.
 ///
 /// Members marked "on the queue" may be used only on the tree's serial queue; the others from any thread.
-protocol StoreNode<State, Action>: AnyObject, Sendable {
+protocol StoreHandle<State, Action>: AnyObject, Sendable {
     associatedtype State: Sendable
     associatedtype Action: Sendable
 
@@ -61,7 +62,7 @@ protocol StoreNode<State, Action>: AnyObject, Sendable {
     /// this node's observers lives (for a view, that is the node it views).
     ///
     /// Effects and async actions send their results through it.
-    func weakHandle() -> any StoreNode<State, Action>
+    func weakHandle() -> any StoreHandle<State, Action>
 
     /// The place in the tree of the node this handle reaches (for a view, the node it views).
     var storeID: StoreID { get }
@@ -75,7 +76,7 @@ protocol StoreNode<State, Action>: AnyObject, Sendable {
     func nodeForChildren() -> StateNode<State, Action>
 }
 
-extension StoreNode {
+extension StoreHandle {
     /// The tree's serial queue.
     var queue: DispatchQueue { tree.queue }
 
