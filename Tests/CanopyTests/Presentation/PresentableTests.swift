@@ -162,7 +162,7 @@ import Testing
         #expect(scheduler.pendingCount == 0)
     }
 
-    @Test func releasingTheObjectReleasesTheStoreNode() async {
+    @Test func releasingTheObjectReleasesTheStoresNode() async {
         var screen: Screen? = Screen()
         let node: WeakRef<AnyObject>
         let storeQueue: DispatchQueue
