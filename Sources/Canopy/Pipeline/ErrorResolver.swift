@@ -34,4 +34,13 @@ public struct ErrorResolver<State, Action>: Sendable {
         self.name = name
         self.resolve = resolve
     }
+
+    /// This resolver, run inside `scope`: the dependency scope of the store it is attached to (see
+    /// `DependencyScope`).
+    func running(in scope: DependencyScope) -> ErrorResolver {
+        let resolve = self.resolve
+        return ErrorResolver(name) { error, context in
+            DependencyScope.$current.withValue(scope) { resolve(error, context) }
+        }
+    }
 }

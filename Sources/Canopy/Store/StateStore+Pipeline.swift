@@ -90,7 +90,14 @@ extension StateStore {
                     + "to the store it views"
             )
         }
-        node.enqueue { node.use(middlewares, resolvers: resolvers) }
+        // They run in the dependency scope of this call, like the store's reducer (see `DependencyScope`).
+        var middlewares = middlewares
+        var resolvers = resolvers
+        if let scope = DependencyScope.current {
+            middlewares = middlewares.map { $0.running(in: scope) }
+            resolvers = resolvers.map { $0.running(in: scope) }
+        }
+        node.enqueue { [middlewares, resolvers] in node.use(middlewares, resolvers: resolvers) }
         return self
     }
 
