@@ -6,7 +6,8 @@ extension StateStore {
     ///
     /// Middleware attached here sees every action sent to any store of the tree (as far as the action
     /// type stays the same: a `map(actions:)` translation hides actions below it), in the order given.
-    /// Docs/Pipeline.md describes the whole pipeline.
+    /// Docs/Pipeline.md describes the whole pipeline. The same as ``init(_:options:reducer:)`` with these
+    /// ``Options``, and the same defaults.
     ///
     /// ```swift
     /// let store = StateStore<Board, BoardAction>(
@@ -40,17 +41,17 @@ extension StateStore {
         reducer: @escaping Reducer<State, Action>
     ) {
         self.init(
-            root: initialState,
-            qos: qos,
-            scheduler: scheduler,
-            diagnostics: diagnostics,
-            cycleDetection: cycleDetection,
-            reducer: reducer,
-            changeCheck: ChangeCheck<State, Action>.shared()
+            initialState,
+            options: Options(
+                qos: qos,
+                scheduler: scheduler,
+                middlewares: middlewares,
+                resolvers: resolvers,
+                diagnostics: diagnostics,
+                cycleDetection: cycleDetection
+            ),
+            reducer: reducer
         )
-        if !middlewares.isEmpty || !resolvers.isEmpty {
-            use(middlewares, resolvers: resolvers)
-        }
     }
 
     /// Attaches `middleware` to this store, after the middleware attached before.
