@@ -133,6 +133,48 @@ import Testing
         #expect(events.lines.filter { $0.contains("unhandled error") }.count == 1)
     }
 
+    struct Translated: Error, Equatable { let detail: String }
+
+    @Test func aFailedOutcomeCarriesTheErrorTheResolversForwarded() async {
+        let outcomes = StateRecorder<String>()
+        let store = StateStore<[String], Action>(
+            [],
+            middlewares: [Middleware("thrower") { _, _ in throw Failure() }],
+            resolvers: [
+                ErrorResolver("translate") { error, _ in
+                    .forward(error is Failure ? Translated(detail: "translated") : error)
+                },
+                ErrorResolver("handle translated") { error, _ in
+                    (error as? Translated)?.detail == "resolved" ? .resolved : .forward(error)
+                },
+            ],
+            reducer: Self.reducer(StateRecorder())
+        )
+        store.dispatch(.fail) { outcome in
+            guard case .failed(let error) = outcome else { return outcomes.record("not failed") }
+            outcomes.record((error as? Translated)?.detail ?? "\(type(of: error))")
+        }
+        #expect(await outcomes.waitFor(count: 1) == ["translated"])
+    }
+
+    @Test func anErrorAResolverResolvesAfterAnotherForwardedItIsTheForwardedOne() async {
+        let outcomes = StateRecorder<String>()
+        let store = StateStore<[String], Action>(
+            [],
+            middlewares: [Middleware("thrower") { _, _ in throw Failure() }],
+            resolvers: [
+                ErrorResolver("translate") { _, _ in .forward(Translated(detail: "translated")) },
+                ErrorResolver("resolve") { _, _ in .resolved },
+            ],
+            reducer: Self.reducer(StateRecorder())
+        )
+        store.dispatch(.fail) { outcome in
+            guard case .failed(let error) = outcome else { return outcomes.record("not failed") }
+            outcomes.record((error as? Translated)?.detail ?? "\(type(of: error))")
+        }
+        #expect(await outcomes.waitFor(count: 1) == ["translated"])
+    }
+
     @Test func rootMiddlewareRunsBeforeAChildsAndSeesTheChildsActions() async {
         let log = StateRecorder<String>()
         let root = StateStore<[String], Action>(
