@@ -57,8 +57,9 @@ extension StateStore {
     /// Attaches `middleware` to this store, after the middleware attached before.
     ///
     /// On the root it sees every action of the tree; on a child, the actions sent to the child and to
-    /// its descendants, after the root's middleware. Actions dispatched from this thread after the call
-    /// pass through it; those dispatched before do not.
+    /// its descendants, after the root's middleware. It is attached on the tree's queue, in order with
+    /// the actions: actions dispatched from this thread after the call pass through it; those dispatched
+    /// before do not. The call returns at once; `_ = await store.state` returns once it is attached.
     ///
     /// Attaching rebuilds this store's chain: what its middleware keeps starts afresh (a throttle's last
     /// time), and an action a debounce holds is dropped. Attach rate limits when the store is made.
