@@ -1,3 +1,4 @@
+import Dispatch
 import Testing
 
 @testable import Canopy
@@ -76,5 +77,19 @@ import Testing
         weak.dispatch(1)
         #expect(await recorder.waitFor(count: 2) == [0, 10])
         #expect(await weak.send(2) == 30)
+    }
+
+    @Test func aCompletionThroughAWeakHandleWhoseNodeGoesBeforeItsTurnFails() async {
+        let root = StateStore<Int, Int>(0) { state, action in state += action }
+        var child: StateStore<(Int, Int), Int>? = root.with(0) { local, action in local += action }
+        let weak = child!.weakStore()
+        let outcome = StateRecorder<Bool>()
+        root.queue.suspend()  // the action waits in the inbox while the child goes
+        weak.dispatch(1) { result in
+            if case .failed(let error) = result { outcome.record(error is StoreReleasedError) }
+        }
+        child = nil
+        root.queue.resume()
+        #expect(await outcome.waitFor(count: 1) == [true])
     }
 }
