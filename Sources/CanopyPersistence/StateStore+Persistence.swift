@@ -23,7 +23,7 @@ extension StateStore {
     /// The registration takes effect on the tree's queue, in order with the actions: it returns at once,
     /// and every action sent after it from the same thread is covered. Its own work (taking the changes
     /// already recorded, and starting their debounce on the tree's clock) may still be under way when it
-    /// returns; `_ = await store.state` waits for it. Do that before moving a ``ManualScheduler`` when
+    /// returns; `_ = await store.state` waits for it. Do that before moving a `ManualScheduler` when
     /// the state held changes at registration, or the move may come before the debounce started.
     ///
     /// - Parameters:
