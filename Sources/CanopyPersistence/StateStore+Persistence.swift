@@ -20,6 +20,12 @@ extension StateStore {
     /// tasks.persist(\.1.items, to: TaskWriter(database))
     /// ```
     ///
+    /// The registration takes effect on the tree's queue, in order with the actions: it returns at once,
+    /// and every action sent after it from the same thread is covered. Its own work (taking the changes
+    /// already recorded, and starting their debounce on the tree's clock) may still be under way when it
+    /// returns; `_ = await store.state` waits for it. Do that before moving a `ManualScheduler` when
+    /// the state held changes at registration, or the move may come before the debounce started.
+    ///
     /// - Parameters:
     ///   - keyPath: The entities, as stored properties of this store's own state: for a child made with
     ///     `with(_:reducer:)`, a path into its local part (`\.1.items`), not into its parent's.

@@ -132,7 +132,7 @@ extension TestStore {
         let deadline = clock.now + timeout
         while true {
             let settled = await settle()
-            if let entry = log.popReceived() {
+            if let entry = history.popReceived() {
                 if matching(entry.action) {
                     check(entry, after: "receive(\(expected))", assert: assert, at: site)
                     return

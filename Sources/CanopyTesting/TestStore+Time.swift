@@ -87,11 +87,11 @@ extension TestStore {
         }
     }
 
-    /// Waits until everything sent to the tree before this call has been reduced, and logs it.
+    /// Waits until everything sent to the tree before this call has been reduced, and records it.
     func flush() async {
         await withCheckedContinuation { continuation in
-            enqueue { [log] in
-                log.complete()
+            enqueue { [history] in
+                history.complete()
                 continuation.resume()
             }
         }

@@ -40,7 +40,7 @@ public final class TestStore<State: Sendable, Action: Sendable>: Sendable {
     }
 
     let clock: TestClock
-    let log: ActionLog<State, Action>
+    let history: ActionHistory<State, Action>
     private let settings: LockedValue<Settings>
     /// Runs work on the tree's queue after everything sent before it. It holds the tested store, which
     /// keeps its ancestors, and so the tree, alive.
@@ -80,8 +80,8 @@ public final class TestStore<State: Sendable, Action: Sendable>: Sendable {
         line: UInt = #line,
         column: UInt = #column
     ) {
-        let log = ActionLog<State, Action>()
-        let clock = TestClock { action in log.rootReduced(action) }
+        let history = ActionHistory<State, Action>()
+        let clock = TestClock { action in history.rootReduced(action) }
         let store = build(clock)
         precondition(
             clock.roots == 1,
@@ -90,12 +90,12 @@ public final class TestStore<State: Sendable, Action: Sendable>: Sendable {
         )
         store.subscribe(
             observer: Observer { state in
-                log.observed(observe(state))
+                history.observed(observe(state))
                 return .active
             }
         )
         self.clock = clock
-        self.log = log
+        self.history = history
         self.enqueue = { work in store.enqueueForTesting(work) }
         self.reduce = { action in store.reduceForTesting(action) }
         self.settings = LockedValue(Settings(exhaustivity: exhaustivity))
@@ -205,7 +205,7 @@ public final class TestStore<State: Sendable, Action: Sendable>: Sendable {
 
     /// The tested state as of the last action the store has seen reduced.
     public var state: State {
-        guard let state = log.state else {
+        guard let state = history.state else {
             preconditionFailure("Internal inconsistency: the TestStore's observer has not run yet")
         }
         return state
@@ -259,7 +259,7 @@ public final class TestStore<State: Sendable, Action: Sendable>: Sendable {
     ) async {
         let site = CallSite(fileID: fileID, filePath: filePath, line: line, column: column)
         await settle()
-        let unasserted = log.takeReceived()
+        let unasserted = history.takeReceived()
         if !unasserted.isEmpty, exhaustivity == .on {
             TestFailure.record(
                 "Must handle \(Self.count(unasserted.count, "received action")) before sending "
@@ -269,15 +269,16 @@ public final class TestStore<State: Sendable, Action: Sendable>: Sendable {
             )
         }
         let entry = await withCheckedContinuation { continuation in
-            enqueue { [log, reduce] in
-                log.beginSend()
+            enqueue { [history, reduce] in
+                history.beginSend()
                 reduce(action)
-                continuation.resume(returning: log.endSend())
+                continuation.resume(returning: history.endSend())
             }
         }
         // A middleware may hold the action back (block it, throw, or debounce it): then nothing reached
         // the reducers, and the state must be as it was.
-        guard let entry = entry ?? log.state.map({ ActionLog.Entry(action: action, before: $0, after: $0) }) else {
+        guard let entry = entry ?? history.state.map({ ActionHistory.Entry(action: action, before: $0, after: $0) })
+        else {
             preconditionFailure("Internal inconsistency: the TestStore has seen no state of its store")
         }
         check(entry, after: "send(\(StateDump.line(of: action)))", assert: assert, at: site)
@@ -287,7 +288,7 @@ public final class TestStore<State: Sendable, Action: Sendable>: Sendable {
 
     /// Checks the state after `entry` against the one `assert` describes.
     func check(
-        _ entry: ActionLog<State, Action>.Entry,
+        _ entry: ActionHistory<State, Action>.Entry,
         after call: String,
         assert: ((inout State) throws -> Void)?,
         at site: CallSite
@@ -310,7 +311,7 @@ public final class TestStore<State: Sendable, Action: Sendable>: Sendable {
     /// Reports the received actions not asserted and the effects still running, when exhaustive.
     func reportLeftovers(at site: CallSite, toSwiftTesting: Bool = TestFailure.isSwiftTesting) {
         guard exhaustivity == .on else { return }
-        let unasserted = log.takeReceived()
+        let unasserted = history.takeReceived()
         if !unasserted.isEmpty {
             TestFailure.record(
                 "\(Self.count(unasserted.count, "received action")) not asserted at the end of the test:\n"

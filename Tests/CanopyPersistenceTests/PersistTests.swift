@@ -74,6 +74,20 @@ struct PersistTests {
         #expect(writer.stored == [1: Note(1, "made before")])
     }
 
+    @Test("persist takes effect on the queue: once `await store.state` returns, moving the clock writes")
+    func registrationIsAwaitable() async {
+        var board = NotesBoard()
+        board.notes.upsert(Note(1, "made before"))
+        let store = makeStore(board)
+        let writer = RecordingWriter()
+        store.persist(\.notes, to: writer, options: PersistenceOptions(debounce: 0.1, maxDelay: 1))
+        store.dispatch(.upsert(Note(2, "sent right after")))  // after the registration, from this thread
+        _ = await store.state  // the registration, and the action, have run on the queue
+        scheduler.advance(by: 0.1)
+        await writer.waitForAttempts(1)
+        #expect(writer.stored == [1: Note(1, "made before"), 2: Note(2, "sent right after")])
+    }
+
     @Test("flush() writes at once and returns once stored; with nothing pending it returns at once")
     func flushNow() async throws {
         let store = makeStore()

@@ -111,6 +111,30 @@ import Testing
         await store.finish()
     }
 
+    @Test func countedRunIDsLetATestAssertTheWholeEffectState() async {
+        let store = TestStore { scheduler in
+            withDependencies {
+                $0.effectRunIDs = .counting()
+            } operation: {
+                let store = StateStore(Loader(), scheduler: scheduler) { $0.reduce($1) }
+                Loader.attach(to: store, scheduler: scheduler, failures: 1)
+                return store
+            }
+        }
+        let started = withDependencies {
+            $0.effectRunIDs = .counting()
+        } operation: {
+            Effect.State.running(maxAttempts: 3, retryPolicy: .constant(Loader.retryDelay))
+        }
+        await store.send(.start) { $0.load = started }
+        await store.receive(.failed) { $0.load.retryOrFailWith(nil) }
+        await store.receive(.loaded("attempt 2")) {
+            $0.load.succeed()
+            $0.value = "attempt 2"
+        }
+        await store.finish()
+    }
+
     @Test func nonExhaustiveChecksOnlyWhatTheClosureSets() async {
         let store = TestStore.search()
         store.exhaustivity = .off

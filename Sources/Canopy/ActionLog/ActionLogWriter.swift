@@ -24,7 +24,9 @@ final class ActionLogWriter<Action: Encodable & Sendable>: @unchecked Sendable {
     private let finish: @Sendable () -> Void
     private let encoder: JSONEncoder = {
         let encoder = JSONEncoder()
-        encoder.outputFormatting = .sortedKeys  // the same log for the same actions, byte for byte
+        // Sorted keys, as the stream writer's: the same log for the same actions, byte for byte (an
+        // action goes through this encoder only when the stream writer refuses it, every time).
+        encoder.outputFormatting = .sortedKeys
         return encoder
     }()
     /// Writes the lines of a batch; its buffer is kept from one batch to the next.

@@ -10,7 +10,8 @@ import Foundation
 /// The output decodes with `JSONDecoder` (default strategies) to the value `JSONEncoder` (default
 /// strategies) would have produced: `Data` as base64, `URL` as its absolute string, `Decimal` as a
 /// number, `Date` through its own `Codable` conformance, non-finite floats refused with the same
-/// `EncodingError`. Keys are written in the order the value encodes them, not sorted.
+/// `EncodingError`. The keys of each object are sorted by their UTF-8 bytes, so equal values give equal
+/// bytes: a dictionary's keys come in an order that depends on how it was built.
 ///
 /// Values stream out as they are encoded, so the containers of one value must be used in the order
 /// a stack would allow: a container is finished once its parent, or anything above, writes again.
@@ -46,6 +47,8 @@ final class JSONStreamWriter {
     /// (`JSONEncoder` keeps the last value, `JSONDecoder` reads the first). Each frame owns the keys
     /// from its `keysStart` on.
     @exclusivity(unchecked) private var keys: [String] = []
+    /// Where each key of ``keys`` starts in ``bytes``: the start of its member, after the separator.
+    @exclusivity(unchecked) private var keyOffsets: [Int] = []
     /// Each frame's unique number, so that a container of a finished frame is recognised.
     @exclusivity(unchecked) private var nextGeneration: UInt64 = 0
     /// Set when the value used its containers out of order or an error was thrown inside it: the
@@ -69,6 +72,8 @@ final class JSONStreamWriter {
         let generation: UInt64
         var content: Content
         var count = 0
+        /// Whether the object's keys have come in sorted order so far.
+        var isSorted = true
         let keysStart: Int
         /// How the frame below reached this one, for `codingPath`.
         let step: Step
@@ -120,6 +125,7 @@ final class JSONStreamWriter {
             bytes.removeSubrange(start...)
             frames.removeAll(keepingCapacity: true)
             keys.removeAll(keepingCapacity: true)
+            keyOffsets.removeAll(keepingCapacity: true)
             throw isSpoiled ? NeedsFoundation() : error
         }
     }
@@ -140,15 +146,40 @@ final class JSONStreamWriter {
             bytes.append(UInt8(ascii: "{"))
             bytes.append(UInt8(ascii: "}"))
         case .object:
+            if !frame.isSorted {
+                sortMembers(from: frame.keysStart)
+            }
             bytes.append(UInt8(ascii: "}"))
             while keys.count > frame.keysStart {
                 keys.removeLast()
+                keyOffsets.removeLast()
             }
         case .array:
             bytes.append(UInt8(ascii: "]"))
         case .single:
             break
         }
+    }
+
+    /// Rewrites the members of the object being finished, whose keys are those of ``keys`` from `first`
+    /// on, in the order of their keys' UTF-8 bytes.
+    private func sortMembers(from first: Int) {
+        let end = bytes.count
+        let start = keyOffsets[first]
+        let members = (first..<keys.count).map { index in
+            // A member ends at the separator before the next one, or at the end of the object.
+            (key: keys[index], bytes: keyOffsets[index]..<(index + 1 < keys.count ? keyOffsets[index + 1] - 1 : end))
+        }
+        var sorted: [UInt8] = []
+        sorted.reserveCapacity(end - start)
+        for (index, member) in members.sorted(by: { $0.key.utf8.lexicographicallyPrecedes($1.key.utf8) }).enumerated() {
+            if index > 0 {
+                sorted.append(UInt8(ascii: ","))
+            }
+            sorted.append(contentsOf: bytes[member.bytes])
+        }
+        bytes.replaceSubrange(start..<end, with: sorted)
+        // The offsets are dropped with the keys right after: nothing reads them again.
     }
 
     private func finishFrames(above depth: Int) {
@@ -227,10 +258,14 @@ final class JSONStreamWriter {
             isSpoiled = true
             throw NeedsFoundation()
         }
-        keys.append(name)
         if frame.count > 0 {
+            if frame.isSorted, name.utf8.lexicographicallyPrecedes(keys[keys.count - 1].utf8) {
+                frames[position.depth].isSorted = false
+            }
             bytes.append(UInt8(ascii: ","))
         }
+        keys.append(name)
+        keyOffsets.append(bytes.count)
         frames[position.depth].count += 1
         writeString(name)
         bytes.append(UInt8(ascii: ":"))

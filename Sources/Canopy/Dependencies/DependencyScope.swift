@@ -7,7 +7,11 @@
 /// - a reducer, when its store is created (``StateStore/init(_:qos:scheduler:reducer:)``,
 ///   ``StateStore/with(_:reducer:)``);
 /// - an effect factory, when an effect operator adds it;
-/// - an ``Effect``'s operation, when the effect is created.
+/// - an ``Effect``'s operation, when the effect is created;
+/// - middleware and error resolvers, when they are attached (``StateStore/use(_:resolvers:)``, or the
+///   initializer that takes them);
+/// - work by id (``MiddlewareContext/run(id:cancelInFlight:operation:)``), when the middleware, running
+///   in its scope, starts it.
 ///
 /// Outside any scope nothing is captured and nothing is wrapped, so production code pays one
 /// task-local read per store, operator and effect created.
@@ -55,6 +59,14 @@ struct DependencyScope: Sendable {
     static func capturing(_ body: @escaping @Sendable () -> Void) -> @Sendable () -> Void {
         guard let scope = current else { return body }
         return { $current.withValue(scope, operation: body) }
+    }
+
+    /// Returns `body`, made to run inside the scope in force now, if any.
+    static func capturing<Input: Sendable>(
+        _ body: @escaping @Sendable (Input) async throws -> Void
+    ) -> @Sendable (Input) async throws -> Void {
+        guard let scope = current else { return body }
+        return { input in try await $current.withValue(scope) { try await body(input) } }
     }
 
     /// Returns `body`, made to run inside the scope in force now, if any.

@@ -44,9 +44,9 @@ extension Effect {
     /// The value is `Codable`: a failed state keeps its error's description when encoded, and
     /// ``error`` gives back the original error value while the state stays in memory.
     public struct State: Hashable, Sendable {
-        /// The identity of the current or last run; a fresh one for each run and restart. `nil` when
-        /// idle. A UUID rather than a counter, so values persisted by an earlier launch of the app never
-        /// collide with new runs.
+        /// The identity of the current or last run; a fresh one for each run and restart, from the
+        /// `effectRunIDs` dependency (``Effect/RunIDs``). `nil` when idle. A random UUID in the app
+        /// rather than a counter, so values persisted by an earlier launch never collide with new runs.
         var runID: UUID?
         var phase: Phase
 
@@ -284,7 +284,7 @@ extension Effect.State {
             delay.isFinite && delay >= 0,
             "Effect.State.run/restart(maxAttempts:delay:) needs a finite, non-negative delay, got \(delay)"
         )
-        runID = UUID()
+        runID = Dependency[\.effectRunIDs].next()
         phase = .inProgress(
             Attempt(index: 0, maxAttempts: max(maxAttempts, 1), delay: delay, retryPolicy: retryPolicy)
         )

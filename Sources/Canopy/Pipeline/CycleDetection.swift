@@ -14,7 +14,7 @@ public import Foundation
 ///
 /// ```swift
 /// let strict = CycleDetection(maxDepth: 8, maxPerWindow: 50, window: 1)
-/// let store = StateStore(AppState(), middlewares: [], cycleDetection: strict, reducer: AppState.reduce)
+/// let store = StateStore(AppState(), options: .init(cycleDetection: strict), reducer: AppState.reduce)
 /// ```
 public struct CycleDetection: Sendable, Hashable {
     /// The deepest causal chain allowed; `nil` turns the depth check off.
@@ -45,8 +45,8 @@ public struct CycleDetection: Sendable, Hashable {
         self.window = window
     }
 
-    /// ``debugDefault`` in debug builds, ``off`` in release builds: what a store made with middleware
-    /// uses unless told otherwise.
+    /// ``debugDefault`` in debug builds, ``off`` in release builds: what every root store uses unless
+    /// its ``StateStore/Options`` say otherwise.
     public static var automatic: CycleDetection {
         #if DEBUG
         .debugDefault

@@ -15,7 +15,9 @@ public enum DispatchOutcome<State> {
     /// A middleware did not forward the action, so no reducer ran.
     case blocked
 
-    /// A middleware threw; no reducer ran. The error resolvers had their turn before this was reported.
+    /// A middleware threw; no reducer ran. The error resolvers had their turn before this was reported:
+    /// the error is the last one a resolver forwarded, or the one the middleware threw when none
+    /// forwarded another.
     case failed(any Error)
 }
 

@@ -4,8 +4,9 @@
 /// dispatch recovery actions through its ``ErrorResolverContext``, and returns whether it resolved the
 /// error or forwards it (possibly a different error) to the next one. An error that leaves the last
 /// resolver is reported once to ``StoreDiagnostics`` as ``StoreEvent/error(store:action:source:error:)``.
-/// Either way the dispatch completes as ``DispatchOutcome/failed(_:)`` with the error the middleware
-/// threw, and no reducer runs for the action.
+/// Either way no reducer runs for the action, and the dispatch completes as
+/// ``DispatchOutcome/failed(_:)`` with the last error a resolver forwarded, or the one the middleware
+/// threw when none forwarded another.
 ///
 /// ```swift
 /// let retryLater = ErrorResolver<Sync, SyncAction>("retry later") { error, context in
@@ -33,5 +34,14 @@ public struct ErrorResolver<State, Action>: Sendable {
     public init(_ name: String, _ resolve: @escaping Body) {
         self.name = name
         self.resolve = resolve
+    }
+
+    /// This resolver, run inside `scope`: the dependency scope of the store it is attached to (see
+    /// `DependencyScope`).
+    func running(in scope: DependencyScope) -> ErrorResolver {
+        let resolve = self.resolve
+        return ErrorResolver(name) { error, context in
+            DependencyScope.$current.withValue(scope) { resolve(error, context) }
+        }
     }
 }

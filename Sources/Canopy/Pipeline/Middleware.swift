@@ -109,6 +109,33 @@ public struct Middleware<State, Action>: Sendable {
         self.observes = true
     }
 
+    /// This middleware, run inside `scope` each time it sees an action: the dependency scope of the
+    /// store it is attached to (see `DependencyScope`).
+    func running(in scope: DependencyScope) -> Middleware {
+        let makeInvoke = self.makeInvoke
+        let tap = self.tap
+        return Middleware(
+            name: name,
+            makeInvoke: {
+                let invoke = makeInvoke()
+                return { action, link, token, entry in
+                    DependencyScope.$current.withValue(scope) { invoke(action, link, token, entry) }
+                }
+            },
+            tap: { action, environment in
+                DependencyScope.$current.withValue(scope) { tap(action, environment) }
+            },
+            observes: observes
+        )
+    }
+
+    private init(name: String, makeInvoke: @escaping @Sendable () -> Invoke, tap: @escaping Tap, observes: Bool) {
+        self.name = name
+        self.makeInvoke = makeInvoke
+        self.tap = tap
+        self.observes = observes
+    }
+
     /// The `Invoke` of a middleware whose work is `body`.
     @inlinable
     static func invoker(_ body: @escaping Body) -> Invoke {

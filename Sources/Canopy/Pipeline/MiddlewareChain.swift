@@ -239,7 +239,8 @@ final class MiddlewareChain<State, Action>: NodeMiddleware<Action>, @unchecked S
 
     /// Hands `error` to the resolvers in order; reports it to diagnostics if none resolves it.
     ///
-    /// - Returns: The error the middleware threw, for the dispatch's outcome.
+    /// - Returns: The error for the dispatch's outcome: the last one a resolver forwarded, or the one
+    ///   the middleware threw when none forwarded another.
     private func resolve(
         _ error: any Error,
         from middleware: String,
@@ -258,7 +259,7 @@ final class MiddlewareChain<State, Action>: NodeMiddleware<Action>, @unchecked S
             for resolver in resolvers {
                 switch resolver.resolve(current, context) {
                 case .resolved:
-                    return error
+                    return current
                 case .forward(let forwarded):
                     current = forwarded
                 }
@@ -267,6 +268,6 @@ final class MiddlewareChain<State, Action>: NodeMiddleware<Action>, @unchecked S
         environment.diagnostics?.record(
             .error(store: environment.target, action: String(describing: action), source: middleware, error: current)
         )
-        return error
+        return current
     }
 }

@@ -106,7 +106,8 @@ public struct MiddlewareContext<State, Action> {
             cancelInFlight: cancelInFlight,
             store: environment.target,
             deliver: environment.deliverer(),
-            operation: operation
+            // The middleware runs in its store's dependency scope, and so does the work it starts.
+            operation: DependencyScope.capturing(operation)
         )
     }
 

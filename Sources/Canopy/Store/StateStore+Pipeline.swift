@@ -6,7 +6,8 @@ extension StateStore {
     ///
     /// Middleware attached here sees every action sent to any store of the tree (as far as the action
     /// type stays the same: a `map(actions:)` translation hides actions below it), in the order given.
-    /// Docs/Pipeline.md describes the whole pipeline.
+    /// Docs/Pipeline.md describes the whole pipeline. The same as ``init(_:options:reducer:)`` with these
+    /// ``Options``, and the same defaults.
     ///
     /// ```swift
     /// let store = StateStore<Board, BoardAction>(
@@ -40,24 +41,25 @@ extension StateStore {
         reducer: @escaping Reducer<State, Action>
     ) {
         self.init(
-            root: initialState,
-            qos: qos,
-            scheduler: scheduler,
-            diagnostics: diagnostics,
-            cycleDetection: cycleDetection,
-            reducer: reducer,
-            changeCheck: ChangeCheck<State, Action>.shared()
+            initialState,
+            options: Options(
+                qos: qos,
+                scheduler: scheduler,
+                middlewares: middlewares,
+                resolvers: resolvers,
+                diagnostics: diagnostics,
+                cycleDetection: cycleDetection
+            ),
+            reducer: reducer
         )
-        if !middlewares.isEmpty || !resolvers.isEmpty {
-            use(middlewares, resolvers: resolvers)
-        }
     }
 
     /// Attaches `middleware` to this store, after the middleware attached before.
     ///
     /// On the root it sees every action of the tree; on a child, the actions sent to the child and to
-    /// its descendants, after the root's middleware. Actions dispatched from this thread after the call
-    /// pass through it; those dispatched before do not.
+    /// its descendants, after the root's middleware. It is attached on the tree's queue, in order with
+    /// the actions: actions dispatched from this thread after the call pass through it; those dispatched
+    /// before do not. The call returns at once; `_ = await store.state` returns once it is attached.
     ///
     /// Attaching rebuilds this store's chain: what its middleware keeps starts afresh (a throttle's last
     /// time), and an action a debounce holds is dropped. Attach rate limits when the store is made.
@@ -90,7 +92,14 @@ extension StateStore {
                     + "to the store it views"
             )
         }
-        node.enqueue { node.use(middlewares, resolvers: resolvers) }
+        // They run in the dependency scope of this call, like the store's reducer (see `DependencyScope`).
+        var middlewares = middlewares
+        var resolvers = resolvers
+        if let scope = DependencyScope.current {
+            middlewares = middlewares.map { $0.running(in: scope) }
+            resolvers = resolvers.map { $0.running(in: scope) }
+        }
+        node.enqueue { [middlewares, resolvers] in node.use(middlewares, resolvers: resolvers) }
         return self
     }
 

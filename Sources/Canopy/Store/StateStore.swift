@@ -43,6 +43,9 @@ public struct StateStore<State: Sendable, Action: Sendable>: Store {
 
     /// Creates the root of a new store tree, with its own serial queue.
     ///
+    /// The other options keep their defaults (``Options``): the wall clock, no middleware or
+    /// diagnostics, and ``CycleDetection/automatic``.
+    ///
     /// - Parameters:
     ///   - initialState: The state before any action.
     ///   - qos: The quality of service of the tree's queue.
@@ -53,13 +56,14 @@ public struct StateStore<State: Sendable, Action: Sendable>: Store {
         qos: DispatchQoS = .userInteractive,
         reducer: @escaping Reducer<State, Action>
     ) {
-        self.init(initialState, qos: qos, scheduler: DispatchDelayScheduler(), reducer: reducer)
+        self.init(initialState, options: Options(qos: qos), reducer: reducer)
     }
 
     /// Creates the root of a new store tree whose delays (debounce, effect delays, retry backoff) go
     /// through `scheduler`.
     ///
-    /// Pass a ``ManualScheduler`` in tests to move time yourself.
+    /// Pass a ``ManualScheduler`` in tests to move time yourself. The other options keep their
+    /// defaults (``Options``).
     ///
     /// - Parameters:
     ///   - initialState: The state before any action.
@@ -73,19 +77,12 @@ public struct StateStore<State: Sendable, Action: Sendable>: Store {
         scheduler: any DelayScheduler,
         reducer: @escaping Reducer<State, Action>
     ) {
-        self.init(
-            root: initialState,
-            qos: qos,
-            scheduler: scheduler,
-            diagnostics: nil,
-            cycleDetection: .off,
-            reducer: reducer,
-            changeCheck: ChangeCheck<State, Action>.shared()
-        )
+        self.init(initialState, options: Options(qos: qos, scheduler: scheduler), reducer: reducer)
     }
 
-    /// The root of a new tree: every root initializer ends here. The public ones are inlined into the
-    /// app, so that `changeCheck` is made there, compiled for the state's type.
+    /// The root of a new tree: ``init(_:options:reducer:)``, and so every root initializer, ends here.
+    /// The public ones are inlined into the app, so that `changeCheck` is made there, compiled for the
+    /// state's type.
     @usableFromInline
     init(
         root initialState: State,

@@ -112,6 +112,9 @@ final class StoreTree: @unchecked Sendable {
         self.isWatched = diagnostics != nil || cycleDetection.isEnabled
     }
 
+    /// The limits the tree was made with. Read it only before the first action, or on the queue.
+    var cycleDetection: CycleDetection { cycleDetector?.configuration ?? .off }
+
     /// In the root's `init`, before the tree is shared: records the root.
     func setRoot(_ root: TreeNode) {
         precondition(rootReference == nil, "Internal inconsistency: a tree was given a second root")

@@ -38,7 +38,7 @@ import Testing
     @Test func writesWhatJSONDecoderReadsBack() throws {
         #expect(
             try Self.streamed(SampleValue.labelled(name: "Ship", count: nil, flag: true))
-                == #"{"labelled":{"name":"Ship","flag":true}}"#
+                == #"{"labelled":{"flag":true,"name":"Ship"}}"#
         )
         #expect(try Self.streamed([1, -2, 0, Int.min, Int.max]) == "[1,-2,0,-9223372036854775808,9223372036854775807]")
         #expect(try Self.streamed([UInt64.max]) == "[18446744073709551615]")
@@ -47,6 +47,49 @@ import Testing
         #expect(try Self.streamed("top") == #""top""#)
         #expect(try Self.streamed(Int?.none) == "null")
         #expect(try Self.streamed(SampleValue.nothing) == #"{"nothing":{}}"#)
+    }
+
+    /// A keyed value that encodes its entries in the order it was built, as a dictionary may.
+    struct Ordered: Encodable {
+        var entries: [(String, Int)]
+
+        struct Key: CodingKey {
+            var stringValue: String
+            var intValue: Int? { nil }
+            init(stringValue: String) { self.stringValue = stringValue }
+            init?(intValue: Int) { nil }
+        }
+
+        func encode(to encoder: any Encoder) throws {
+            var container = encoder.container(keyedBy: Key.self)
+            for (key, value) in entries {
+                try container.encode(value, forKey: Key(stringValue: key))
+            }
+        }
+    }
+
+    @Test func equalObjectsBuiltInAnotherOrderAreTheSameBytes() throws {
+        let entries = [("b", 2), ("a", 1), ("é", 5), ("ab", 3), ("Z", 4)]
+        let forward = try Self.streamed([Ordered(entries: entries)])
+        let backward = try Self.streamed([Ordered(entries: entries.reversed())])
+        #expect(forward == #"[{"Z":4,"a":1,"ab":3,"b":2,"é":5}]"#)
+        #expect(backward == forward)
+    }
+
+    @Test func equalDictionariesBuiltInAnotherOrderAreTheSameBytes() throws {
+        let keys = (0..<64).map { "key \($0)" }
+        var small: [String: [String: Int]] = [:]
+        var large: [String: [String: Int]] = [:]
+        large.reserveCapacity(1_000)
+        for (index, key) in keys.enumerated() {
+            small[key] = ["y": index, "x": -index]
+        }
+        for (index, key) in keys.enumerated().reversed() {
+            large[key] = ["x": -index, "y": index]
+        }
+        #expect(small == large)
+        #expect(Array(small.keys) != Array(large.keys))  // built so that they iterate differently
+        #expect(try Self.streamed(small) == Self.streamed(large))
     }
 
     @Test func escapesWhatJSONNeeds() throws {

@@ -114,6 +114,51 @@ import Testing
         let model = await firstState(of: store) { !$0.results.isEmpty }
         #expect(model?.results == ["default"])
     }
+
+    struct Failure: Error {}
+
+    /// A store made in a scope: its middleware, the work it starts by id and its resolvers all read the
+    /// scope's values, as its reducer does, though every action is sent from outside the scope.
+    @Test func middlewareWorkByIDAndResolversOfAStoreMadeInAScopeSeeItsValues() async {
+        let stamp = Middleware<Model, Action>("stamp") { action, context in
+            guard case .start = action else { return context.next(action) }
+            context.dispatch(.result("middleware: \(Dependency[\.greeting])"))
+            context.run(id: "work") { task in
+                await Task.yield()
+                task.send(.result("work: \(Dependency[\.greeting])"))
+            }
+            throw Failure()
+        }
+        let recover = ErrorResolver<Model, Action>("recover") { _, context in
+            context.dispatch(.result("resolver: \(Dependency[\.greeting])"))
+            return .resolved
+        }
+        let store = withDependencies {
+            $0.greeting = "scoped"
+        } operation: {
+            StateStore<Model, Action>(Model(), middlewares: [stamp], resolvers: [recover], reducer: Self.reduce)
+        }
+        store.dispatch(.start)
+        let model = await firstState(of: store) { $0.results.count == 3 }
+        #expect(model?.results.sorted() == ["middleware: scoped", "resolver: scoped", "work: scoped"])
+    }
+
+    @Test func middlewareAttachedInAScopeSeesItsValues() async {
+        let store = StateStore<Model, Action>(Model(), reducer: Self.reduce)
+        withDependencies {
+            $0.greeting = "attached in scope"
+        } operation: {
+            store.use(
+                Middleware("stamp") { action, context in
+                    if case .start = action { context.dispatch(.result(Dependency[\.greeting])) }
+                    context.next(action)
+                }
+            )
+        }
+        store.dispatch(.start)
+        let model = await firstState(of: store) { !$0.results.isEmpty }
+        #expect(model?.results == ["attached in scope"])
+    }
 }
 
 /// Waits for the first state of `store` (the current one included) that satisfies `condition`.

@@ -131,7 +131,7 @@ import Testing
             return .forward(error)
         }
         let harness = PipelineHarness([failing], resolvers: [first, second, third])
-        #expect(harness.run(.reset, state: 7).summary == "failed(Failure(boom))")
+        #expect(harness.run(.reset, state: 7).summary == "failed(Failure(wrapped))")  // as forwarded
         #expect(seen.values == ["first Failure(boom) reset 7 failing", "second Failure(wrapped)"])
         #expect(harness.dispatched.values.map(\.action) == [.log("recovered")])
         #expect(harness.diagnostics.lines.isEmpty)
@@ -141,7 +141,7 @@ import Testing
         let failing = Middleware<Int, Action>("failing") { _, _ in throw Failure(reason: "boom") }
         let passOn = ErrorResolver<Int, Action>("pass on") { _, _ in .forward(Failure(reason: "passed")) }
         let harness = PipelineHarness([failing], resolvers: [passOn, passOn])
-        #expect(harness.run(.reset, state: 0).summary == "failed(Failure(boom))")
+        #expect(harness.run(.reset, state: 0).summary == "failed(Failure(passed))")
         #expect(
             harness.diagnostics.lines == [
                 "root unhandled error from failing while handling reset: Failure(passed)"

@@ -133,6 +133,46 @@ import Testing
         #expect(events.lines.filter { $0.contains("unhandled error") }.count == 1)
     }
 
+    struct Translated: Error, Equatable { let detail: String }
+
+    /// What `.failed` carries when a middleware throws `Failure` into `resolvers`: the detail of a
+    /// `Translated` error, or the error's type.
+    private static func failedError(through resolvers: [ErrorResolver<[String], Action>]) async -> [String] {
+        let outcomes = StateRecorder<String>()
+        let store = StateStore<[String], Action>(
+            [],
+            middlewares: [Middleware("thrower") { _, _ in throw Failure() }],
+            resolvers: resolvers,
+            reducer: Self.reducer(StateRecorder())
+        )
+        store.dispatch(.fail) { outcome in
+            guard case .failed(let error) = outcome else { return outcomes.record("not failed") }
+            outcomes.record((error as? Translated)?.detail ?? "\(type(of: error))")
+        }
+        return await outcomes.waitFor(count: 1)
+    }
+
+    @Test func aFailedOutcomeCarriesTheErrorTheResolversForwarded() async {
+        let translated = await Self.failedError(through: [
+            ErrorResolver("translate") { error, _ in
+                .forward(error is Failure ? Translated(detail: "translated") : error)
+            },
+            ErrorResolver("handle others") { error, _ in
+                (error as? Translated)?.detail == "resolved" ? .resolved : .forward(error)
+            },
+        ])
+        #expect(translated == ["translated"])
+        #expect(await Self.failedError(through: []) == ["Failure"])
+    }
+
+    @Test func anErrorAResolverResolvesAfterAnotherForwardedItIsTheForwardedOne() async {
+        let translated = await Self.failedError(through: [
+            ErrorResolver("translate") { _, _ in .forward(Translated(detail: "translated")) },
+            ErrorResolver("resolve") { _, _ in .resolved },
+        ])
+        #expect(translated == ["translated"])
+    }
+
     @Test func rootMiddlewareRunsBeforeAChildsAndSeesTheChildsActions() async {
         let log = StateRecorder<String>()
         let root = StateStore<[String], Action>(

@@ -113,4 +113,21 @@ import Testing
         weak.dispatch(2)
         #expect(await root.send(1) == 1)
     }
+
+    // SPEC 2.1: a weak handle accepted the action while its store lived, so the action is reduced, and
+    // its completion says so, even though the store went before the action's turn.
+    @Test func aCompletionThroughAWeakHandleWhoseStoreGoesBeforeItsTurnReportsTheReducedState() async {
+        let root = StateStore<Int, Int>(0) { state, action in state += action }
+        var child: StateStore<(Int, Int), Int>? = root.with(0) { local, action in local += action }
+        let weak = child!.weakStore()
+        let outcome = StateRecorder<Int>()
+        root.queue.suspend()  // the action waits in the inbox while the child goes
+        weak.dispatch(1) { result in
+            if case .reduced(let state) = result { outcome.record(state.0) }
+        }
+        child = nil
+        root.queue.resume()
+        #expect(await outcome.waitFor(count: 1) == [1])
+        #expect(await root.state == 1)
+    }
 }

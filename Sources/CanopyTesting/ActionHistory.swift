@@ -6,7 +6,7 @@ import Canopy
 /// it), ``observed(_:)`` by an observer of the tested store, which runs after the action was reduced
 /// and published. An action's entry is complete when the next one starts, or at ``complete()``.
 /// Read from the test through the lock.
-final class ActionLog<State: Sendable, Action: Sendable>: Sendable {
+final class ActionHistory<State: Sendable, Action: Sendable>: Sendable {
     struct Entry: Sendable {
         let action: Action
         let before: State
