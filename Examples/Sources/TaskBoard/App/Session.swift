@@ -200,7 +200,7 @@ struct Session: Sendable {
                 )
             case .wrote:
                 if events.takeSaveRecovery() { console.notice("the board is saved again to \(path)") }
-            case .dropped:
+            case .dropped, .conflicted:
                 break
             }
         }
