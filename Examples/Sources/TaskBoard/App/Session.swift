@@ -33,13 +33,45 @@ struct Session: Sendable {
 
     var theme: Theme { console.theme }
 
-    /// Runs one command: updates `today`, then executes it.
+    /// Runs one command: takes what other processes stored meanwhile, updates `today`, then executes it.
     func run(_ command: any BoardCommand) async throws(CommandFailure) {
+        await reloadIfChanged()
         let day = today()
         if await board.root.state.today != day {
             await board.root.send(.setToday(day))
         }
         try await command.execute(in: self)
+    }
+
+    // MARK: Other processes
+
+    /// Takes what other processes committed to the database since this run last read it, without
+    /// writing it back; returns what was taken, or `nil` when nothing changed (one `PRAGMA` tells).
+    ///
+    /// What this run has not stored yet (a script's debounced writes) is stored first, so that what is
+    /// read back includes it. A database that cannot be read is said once per failure; the command goes
+    /// on with the board as it was, and its write still cannot undo another process's change.
+    @discardableResult
+    func reloadIfChanged() async -> TaskDatabase.ExternalChanges? {
+        guard let database = board.environment.database else { return nil }
+        if mode == .script, board.environment.writer != nil {
+            // A failure is reported by the background reporter, and the changes stay pending.
+            try? await board.tasks.flush()
+        }
+        let changes: TaskDatabase.ExternalChanges?
+        do {
+            changes = try database.changesSinceLastRead()
+        } catch {
+            console.error("could not read the changes of other sessions: \(error.description)")
+            return nil
+        }
+        guard let changes else { return nil }
+        if !changes.upserts.isEmpty || !changes.deletions.isEmpty {
+            await board.tasks.send(
+                .tasks(.merge(upserts: changes.upserts, deletions: changes.deletions, nextID: changes.nextID))
+            )
+        }
+        return changes
     }
 
     // MARK: Tasks
@@ -69,6 +101,14 @@ struct Session: Sendable {
         defer { events.awaitingSave(false) }
         do {
             try await board.tasks.flush()
+        } catch  where error.isConflict {
+            // Another process deleted a task this change was about: nothing of it was written.
+            await reloadIfChanged()
+            let ids = (error.underlying as? WriteConflict<Int>)?.ids ?? []
+            throw CommandFailure(
+                ids.map { "task #\($0) was deleted by another session" }.joined(separator: "; "),
+                hint: "nothing was changed"
+            )
         } catch {
             events.commandReportedSaveFailure()
             throw CommandFailure(
@@ -125,7 +165,10 @@ struct Session: Sendable {
 
     /// Throws unless the task exists.
     func requireTask(_ id: Int) async throws(CommandFailure) -> TaskItem {
-        guard let task = await tasks().task(id) else { throw .noTask(id) }
+        let tasks = await tasks()
+        guard let task = tasks.task(id) else {
+            throw tasks.missing(id) == .deletedElsewhere(id: id) ? .deletedElsewhere(id) : .noTask(id)
+        }
         return task
     }
 
