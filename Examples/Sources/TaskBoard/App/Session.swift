@@ -104,11 +104,7 @@ struct Session: Sendable {
         } catch  where error.isConflict {
             // Another process deleted a task this change was about: nothing of it was written.
             await reloadIfChanged()
-            let ids = (error.underlying as? WriteConflict<Int>)?.ids ?? []
-            throw CommandFailure(
-                ids.map { "task #\($0) was deleted by another session" }.joined(separator: "; "),
-                hint: "nothing was changed"
-            )
+            throw CommandFailure(Self.deletedElsewhere(error.underlying), hint: "nothing was changed")
         } catch {
             events.commandReportedSaveFailure()
             throw CommandFailure(
@@ -118,6 +114,12 @@ struct Session: Sendable {
             )
         }
         return state.lastEvent
+    }
+
+    /// What a writer's conflict means to the user: the tasks another session deleted.
+    private static func deletedElsewhere(_ conflict: any Error) -> String {
+        guard let ids = (conflict as? WriteConflict<Int>)?.ids else { return "\(conflict)" }
+        return ids.map { "task #\($0) was deleted by another session" }.joined(separator: "; ")
     }
 
     /// A task number reserved in the database for a task this run adds, or `nil` when the board lives
@@ -211,6 +213,9 @@ struct Session: Sendable {
             do {
                 try await board.tasks.flush()
                 return true
+            } catch  where error.isConflict {
+                // Reported by the background reporter; the rest of the changes go in the next round.
+                continue
             } catch {
                 attempts += 1
                 if attempts < 3, (error.underlying as? TaskDatabaseError)?.kind == .locked {
@@ -243,7 +248,10 @@ struct Session: Sendable {
                 )
             case .wrote:
                 if events.takeSaveRecovery() { console.notice("the board is saved again to \(path)") }
-            case .dropped, .conflicted:
+            case .conflicted(_, let conflict):
+                guard events.reportsConflictInBackground() else { return }
+                console.error(Self.deletedElsewhere(conflict) + "; the change to it was not saved")
+            case .dropped:
                 break
             }
         }

@@ -25,6 +25,8 @@ struct TasksState: Equatable, Sendable {
     var deletedElsewhere: Set<Int> = []
     /// The tasks another process added or changed since the last pull: a pull keeps them as they are.
     var changedElsewhere: Set<Int> = []
+    /// The tasks another process deleted since the last pull: a pull does not bring them back.
+    var deletedSincePull: Set<Int> = []
 
     init(items: [TaskItem] = [], nextID: Int = 1) {
         self.items = EntityStore(items)
@@ -59,10 +61,12 @@ struct TasksState: Equatable, Sendable {
     private mutating func take(_ stored: RemoteService.Stored) {
         var board = stored.board
         let keptHere = changedElsewhere.compactMap { items[id: $0] }
-        board.tasks.removeAll { deletedElsewhere.contains($0.id) || changedElsewhere.contains($0.id) }
+        board.tasks.removeAll { deletedSincePull.contains($0.id) || changedElsewhere.contains($0.id) }
         board.tasks = (board.tasks + keptHere).sorted { $0.id < $1.id }
         replace(with: board, recording: true)
         changedElsewhere = []
+        deletedSincePull = []
+        deletedElsewhere = deletedElsewhere.filter { items[id: $0] == nil }
     }
 
     private mutating func reduce(_ action: TasksAction) {
@@ -161,10 +165,13 @@ struct TasksState: Equatable, Sendable {
     private mutating func merge(upserts: [TaskItem], deletions: [Int], nextID next: Int) {
         let before = items
         items.mergeExternal(upserts: upserts, deletions: deletions)
-        deletedElsewhere.formUnion(deletions.filter { items[id: $0] == nil })
+        let deleted = deletions.filter { items[id: $0] == nil }
+        deletedElsewhere.formUnion(deleted)
         deletedElsewhere.subtract(upserts.map(\.id))
+        deletedSincePull.formUnion(deleted)
+        deletedSincePull.subtract(upserts.map(\.id))
         changedElsewhere.formUnion(upserts.map(\.id))
-        changedElsewhere.subtract(deletions)
+        changedElsewhere.subtract(deleted)
         nextID = max(nextID, next)
         reminders.removeAll { reminder in items[id: reminder.taskID].map { $0.isDone } ?? true }
         if items != before { markChanged() }
