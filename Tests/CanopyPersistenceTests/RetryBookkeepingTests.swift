@@ -12,8 +12,18 @@ struct RetryBookkeepingTests {
         StateStore(NotesBoard(), scheduler: scheduler, reducer: NotesAction.reduce)
     }
 
-    @Test("An entity changed while a failing write of it is in flight is retried with its newer value")
-    func newerChangeWinsOverTheFailedBatch() async throws {
+    /// A change made while a failing write of the same entity is in flight, and the batch the retry
+    /// must write.
+    static let newerChanges: [(change: NotesAction, retried: WriteBatch<Note>)] = [
+        (.upsert(Note(1, "new")), WriteBatch(upserts: [Note(1, "new")])),
+        (.delete(1), WriteBatch(deletions: [1])),
+    ]
+
+    @Test(
+        "A change made while a failing write of the entity is in flight wins over the failed batch's value",
+        arguments: newerChanges
+    )
+    func newerChangeWinsOverTheFailedBatch(change: NotesAction, retried: WriteBatch<Note>) async throws {
         let store = makeStore()
         let writer = RecordingWriter()
         store.persist(\.notes, to: writer)
@@ -23,29 +33,11 @@ struct RetryBookkeepingTests {
         let first = Task { try await store.flush() }
         await writer.waitForWriteInProgress()
         // The batch with "old" is out; note 1 changes again before the write fails.
-        _ = await store.send(.upsert(Note(1, "new")))
+        _ = await store.send(change)
         writer.release()
         await #expect(throws: PersistenceError.self) { try await first.value }
         try await store.flush()
-        #expect(writer.batches == [WriteBatch(upserts: [Note(1, "new")])])
-        #expect(writer.stored == [1: Note(1, "new")])
-    }
-
-    @Test("A deletion made while a failing write of the entity is in flight is retried as a deletion")
-    func newerDeletionWinsOverTheFailedBatch() async throws {
-        let store = makeStore()
-        let writer = RecordingWriter()
-        store.persist(\.notes, to: writer)
-        writer.hold()
-        writer.failNext(1)
-        store.dispatch(.upsert(Note(1, "old")))
-        let first = Task { try await store.flush() }
-        await writer.waitForWriteInProgress()
-        _ = await store.send(.delete(1))
-        writer.release()
-        await #expect(throws: PersistenceError.self) { try await first.value }
-        try await store.flush()
-        #expect(writer.batches == [WriteBatch(deletions: [1])])
+        #expect(writer.batches == [retried])
     }
 
     @Test("A writer that fails, succeeds, then fails again starts its attempts and its backoff over")

@@ -17,29 +17,20 @@ import Testing
 
     private var data: String { folder.appendingPathComponent("data").path }
 
-    private func process(_ arguments: [String]) throws -> (Process, output: Pipe, errors: Pipe, input: Pipe) {
-        let process = Process()
-        process.executableURL = try TaskBoardBinary.url()
-        process.arguments = arguments + ["--data-dir", data, "--latency", "0"]
-        var environment = ProcessInfo.processInfo.environment
-        environment["NO_COLOR"] = "1"
-        process.environment = environment
-        let pipes = (output: Pipe(), errors: Pipe(), input: Pipe())
-        process.standardOutput = pipes.output
-        process.standardError = pipes.errors
-        process.standardInput = pipes.input
-        try process.run()
-        return (process, pipes.output, pipes.errors, pipes.input)
+    private func process(_ arguments: [String]) throws -> TaskBoardProcess {
+        try TaskBoardProcess.start(arguments + ["--data-dir", data, "--latency", "0"])
     }
 
     /// Runs one command in a process of its own, to its end: (status, output, errors).
     private func oneShot(_ arguments: String...) throws -> (status: Int32, output: String, errors: String) {
-        let (process, output, errors, input) = try self.process(arguments)
-        try input.fileHandleForWriting.close()
-        let out = output.fileHandleForReading.readDataToEndOfFile()
-        let err = errors.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        return (process.terminationStatus, String(decoding: out, as: UTF8.self), String(decoding: err, as: UTF8.self))
+        let run = try process(arguments)
+        try run.input.fileHandleForWriting.close()
+        let out = run.output.fileHandleForReading.readDataToEndOfFile()
+        let err = run.errors.fileHandleForReading.readDataToEndOfFile()
+        run.process.waitUntilExit()
+        return (
+            run.process.terminationStatus, String(decoding: out, as: UTF8.self), String(decoding: err, as: UTF8.self)
+        )
     }
 
     @Test func anOpenPromptSeesAnotherSessionsChangesAndNeverUndoesThem() throws {
@@ -106,8 +97,8 @@ private final class OpenSession {
     private var buffer = ""
     private var ended = false
 
-    init(_ run: (Process, output: Pipe, errors: Pipe, input: Pipe)) {
-        process = run.0
+    init(_ run: TaskBoardProcess) {
+        process = run.process
         output = run.output.fileHandleForReading
         errorsHandle = run.errors.fileHandleForReading
         input = run.input.fileHandleForWriting
