@@ -48,18 +48,20 @@ struct Session: Sendable {
     /// Takes what other processes committed to the database since this run last read it, without
     /// writing it back; returns what was taken, or `nil` when nothing changed (one `PRAGMA` tells).
     ///
-    /// What this run has not stored yet (a script's debounced writes) is stored first, so that what is
-    /// read back includes it. A database that cannot be read is said once per failure; the command goes
-    /// on with the board as it was, and its write still cannot undo another process's change.
+    /// When there is something to read, what this run has not stored yet (a script's debounced writes)
+    /// is stored first, so that what is read back includes it. A database that cannot be read is said;
+    /// the command goes on with the board as it was, and its write still cannot undo another process's
+    /// change.
     @discardableResult
     func reloadIfChanged() async -> TaskDatabase.ExternalChanges? {
         guard let database = board.environment.database else { return nil }
-        if mode == .script, board.environment.writer != nil {
-            // A failure is reported by the background reporter, and the changes stay pending.
-            try? await board.tasks.flush()
-        }
         let changes: TaskDatabase.ExternalChanges?
         do {
+            guard try database.hasExternalChanges() else { return nil }
+            if mode == .script, board.environment.writer != nil {
+                // A failure is reported by the background reporter, and the changes stay pending.
+                try? await board.tasks.flush()
+            }
             changes = try database.changesSinceLastRead()
         } catch {
             console.error("could not read the changes of other sessions: \(error.description)")

@@ -143,6 +143,18 @@ final class TaskDatabase: Sendable {
         return try tasks(from: rows)
     }
 
+    /// Whether another process committed since this connection last read the board: one
+    /// `PRAGMA data_version`.
+    func hasExternalChanges() throws(TaskDatabaseError) -> Bool {
+        do {
+            return try queue.read { db in
+                try Int.fetchOne(db, sql: "PRAGMA data_version") != known.withLock { $0.dataVersion }
+            }
+        } catch {
+            throw failure(error)
+        }
+    }
+
     /// What other processes committed since this connection last read the board, or `nil` when nothing
     /// (one `PRAGMA data_version` tells). The rows read become the new base.
     func changesSinceLastRead() throws(TaskDatabaseError) -> ExternalChanges? {
