@@ -144,11 +144,11 @@ final class TaskDatabase: Sendable {
     }
 
     /// Whether another process committed since this connection last read the board: one
-    /// `PRAGMA data_version`.
+    /// `PRAGMA data_version`, outside a transaction (it needs none, and one costs more than the pragma).
     func hasExternalChanges() throws(TaskDatabaseError) -> Bool {
         do {
-            return try queue.read { db in
-                try Int.fetchOne(db, sql: "PRAGMA data_version") != known.withLock { $0.dataVersion }
+            return try queue.inDatabase { db in
+                try Int.fetchOne(db.cachedStatement(sql: "PRAGMA data_version")) != known.withLock { $0.dataVersion }
             }
         } catch {
             throw failure(error)
@@ -238,17 +238,17 @@ final class TaskDatabase: Sendable {
             return try await queue.writeWithoutTransaction { db in
                 var gone: [Int] = []
                 let base = known.withLock { $0.rows }
+                let rows = upserts.map(TaskRow.init)
                 try db.inTransaction(.immediate) {
                     for id in deletions {
                         try TaskRow.deleteOne(db, key: id)
                     }
-                    for task in upserts {
-                        let row = TaskRow(task)
-                        guard let old = base[task.id], !deletions.contains(task.id) else {
+                    for row in rows {
+                        guard let old = base[row.id], !deletions.contains(row.id) else {
                             try row.upsert(db)
                             continue
                         }
-                        if try !row.updateChangedColumns(from: old, in: db) { gone.append(task.id) }
+                        if try !row.updateChangedColumns(from: old, in: db) { gone.append(row.id) }
                     }
                     guard gone.isEmpty else { return .rollback }
                     try Self.advanceCounter(in: db)
@@ -257,7 +257,7 @@ final class TaskDatabase: Sendable {
                 if gone.isEmpty {
                     known.withLock { known in
                         for id in deletions { known.rows[id] = nil }
-                        for task in upserts { known.rows[task.id] = TaskRow(task) }
+                        for row in rows { known.rows[row.id] = row }
                     }
                 }
                 return gone
