@@ -209,7 +209,11 @@ public struct EntityStore<Entity: Identifiable & Sendable>: Sendable where Entit
     }
 
     /// Replaces the contents with `entities`, recording what differs: the ids that are gone as deleted,
-    /// every entity given as upserted, and the order if it changed.
+    /// the entities that are new or changed as upserted, and the order if it changed.
+    ///
+    /// When `Entity` is `Equatable`, an entity equal to the one it replaces is not recorded, so a writer
+    /// never stores a copy of what did not change (which could undo a change made to it in storage by
+    /// someone else). Otherwise every entity given is recorded as upserted.
     ///
     /// Use it when new contents come from elsewhere and must be stored (a sync, an import); use
     /// ``hydrate(_:)`` for contents that come from the storage itself.
@@ -224,6 +228,9 @@ public struct EntityStore<Entity: Identifiable & Sendable>: Sendable where Entit
             recorded.record(.deleted, for: id)
         }
         for id in orderedIDs {
+            if let old = oldValues[id], let new = values[id], Self.areKnownEqual(old, new) {
+                continue
+            }
             recorded.record(.upserted, for: id)
         }
         // Unchanged order: the old entities that stayed, in their old order, then the new ones.
@@ -244,6 +251,64 @@ public struct EntityStore<Entity: Identifiable & Sendable>: Sendable where Entit
         load(entities, caller: "EntityStore.hydrate(_:)")
     }
 
+    /// Merges entities read back from storage, changed there by someone else (another process on the
+    /// same database), without recording them: a writer does not store them again.
+    ///
+    /// Each entity of `upserts` replaces the one with its id, in place, or is appended; each id of
+    /// `deletions` is removed. An id whose change is recorded here and not yet taken keeps its local
+    /// value: that change is still to be written, and the writer decides what storage keeps (it may
+    /// report a ``WriteConflict``). When a writer watches the store, the runtime takes the changes after
+    /// each reduce, so this covers the changes made earlier in the same reduce; changes already handed to
+    /// a writer are out of the store's view: call ``Canopy/StateStore/flush()`` before reading storage
+    /// back, so that what is read includes them.
+    ///
+    /// ```swift
+    /// case .reloaded(let rows, let gone):
+    ///     state.tasks.mergeExternal(upserts: rows, deletions: gone)
+    /// ```
+    ///
+    /// - Parameters:
+    ///   - upserts: Entities as storage now holds them; their ids must be unique.
+    ///   - deletions: Ids storage no longer holds.
+    /// - Returns: The ids left as they were because a local change of them is recorded, in the order
+    ///   given.
+    @discardableResult
+    @inlinable
+    public mutating func mergeExternal(
+        upserts: some Sequence<Entity>,
+        deletions: some Sequence<Entity.ID> = [Entity.ID]()
+    ) -> [Entity.ID] {
+        var kept: [Entity.ID] = []
+        var seen = Set<Entity.ID>()
+        for entity in upserts {
+            precondition(
+                seen.insert(entity.id).inserted,
+                "EntityStore.mergeExternal(upserts:deletions:) got id \(entity.id) twice"
+            )
+            guard recorded[entity.id] == nil else {
+                kept.append(entity.id)
+                continue
+            }
+            if values.updateValue(entity, forKey: entity.id) == nil {
+                orderedIDs.append(entity.id)
+            }
+        }
+        var removed = Set<Entity.ID>()
+        for id in deletions {
+            guard recorded[id] == nil else {
+                kept.append(id)
+                continue
+            }
+            if values.removeValue(forKey: id) != nil {
+                removed.insert(id)
+            }
+        }
+        if !removed.isEmpty {
+            orderedIDs.removeAll(where: removed.contains)
+        }
+        return kept
+    }
+
     /// Returns the changes recorded so far, and forgets them.
     ///
     /// When a writer watches the store, the runtime calls it right after each reduce: a reducer that
@@ -253,6 +318,13 @@ public struct EntityStore<Entity: Identifiable & Sendable>: Sendable where Entit
     public mutating func takeChanges() -> ChangeSet<Entity.ID> {
         defer { recorded = ChangeSet() }
         return recorded
+    }
+
+    /// Whether `a` and `b` are known to be equal: `Entity` is `Equatable` and they are equal.
+    @usableFromInline
+    static func areKnownEqual(_ a: Entity, _ b: Entity) -> Bool {
+        guard let a = a as? any Equatable else { return false }
+        return a.isEqual(to: b)
     }
 
     @usableFromInline
@@ -317,5 +389,12 @@ extension EntityStore: CustomStringConvertible {
     /// The entities, in order.
     public var description: String {
         "EntityStore(\(Array(self)))"
+    }
+}
+
+extension Equatable {
+    /// Whether `other` is a value of this type equal to this one.
+    fileprivate func isEqual(to other: Any) -> Bool {
+        (other as? Self) == self
     }
 }

@@ -72,6 +72,15 @@ struct PendingChanges<Entity: Identifiable & Sendable>: Sendable where Entity.ID
         return result
     }
 
+    /// Forgets the changes of the ids for which `isDropped` is true.
+    mutating func remove(where isDropped: (Entity.ID) -> Bool) {
+        sequence.removeAll { id in
+            guard isDropped(id) else { return false }
+            entries[id] = nil
+            return true
+        }
+    }
+
     /// The batch a writer gets.
     @inlinable
     var batch: WriteBatch<Entity> {

@@ -16,6 +16,7 @@ import Foundation
 ///     take every slot's pending batch, leaves first; write them one at a time, off the queue
 ///     all written ─▶ flush() callers resume
 ///     one throws   ─▶ it and the batches after it go back under the newer changes; retry after backoff
+///     a conflict   ─▶ the ids in conflict are dropped from its batch; the rest goes back, written next
 /// ```
 ///
 /// Only one round runs at a time, so batches reach storage in the order their changes were made.
@@ -174,20 +175,16 @@ final class PersistenceCoordinator: TreeAttachment, @unchecked Sendable {
         }
         guard let failure else {
             resumeWaiters(upTo: covered, with: nil)
-            if roundRequested || hasEnded {
-                // After the end, a round follows until nothing is pending (the last one lets go of `self`).
-                roundRequested = false
-                writePending()
-            } else {
-                for slot in slots where slot.hasPending {
-                    changesArrived(slot.options)
-                }
-            }
+            continueAfterRound()
+            return
+        }
+        if let conflict = failure.error as? any ConflictReport {
+            conflicted(batches[failure.index...], conflict: conflict, error: failure.error)
             return
         }
         // The failed batch and those after it go back, under what changed meanwhile.
         for batch in batches[failure.index...] {
-            batch.restore()
+            batch.restore([])
         }
         let failed = batches[failure.index]
         failed.slot.failures += 1
@@ -213,6 +210,34 @@ final class PersistenceCoordinator: TreeAttachment, @unchecked Sendable {
             .failed(writer: failed.writer, error: failure.error, attempt: attempt, retryAfter: delay)
         )
         resumeWaiters(upTo: requests, with: error)
+    }
+
+    /// On the queue, after a round that stored what it took or met a conflict: the next round, or the
+    /// debounce of what is pending.
+    private func continueAfterRound() {
+        if roundRequested || hasEnded {
+            // After the end, a round follows until nothing is pending (the last one lets go of `self`).
+            roundRequested = false
+            writePending()
+        } else {
+            for slot in slots where slot.hasPending {
+                changesArrived(slot.options)
+            }
+        }
+    }
+
+    /// On the queue: the first of `batches` met a conflict. Its changes of the ids in conflict are
+    /// dropped (storage keeps what someone else stored); the rest goes back, to be written in the next
+    /// round without backoff. Not a failure: the writer's failure count stays.
+    private func conflicted(_ batches: ArraySlice<TakenBatch>, conflict: any ConflictReport, error: any Error) {
+        guard let first = batches.first else { return }
+        first.restore(Set(conflict.conflictingIDs))
+        for batch in batches.dropFirst() {
+            batch.restore([])
+        }
+        first.options.onEvent?(.conflicted(writer: first.writer, conflict: error))
+        resumeWaiters(upTo: requests, with: PersistenceError(writer: first.writer, underlying: error, attempt: 1))
+        continueAfterRound()
     }
 
     /// On the queue, between rounds (no batch is out, so none can come back): lets go of the writers of

@@ -24,8 +24,9 @@ struct TakenBatch: Sendable {
     let deletions: Int
     /// Off the queue: writes the batch.
     let write: @Sendable () async throws -> Void
-    /// On the queue, after a failed write: puts the batch back under what changed meanwhile.
-    let restore: @Sendable () -> Void
+    /// On the queue, after a failed write: puts the batch back under what changed meanwhile, without the
+    /// changes of the ids given (those storage refused as a conflict).
+    let restore: @Sendable (_ dropping: Set<AnyHashable>) -> Void
 }
 
 /// One writer registered on a store, and the changes that wait for it.
@@ -87,9 +88,13 @@ final class WriterSlot<Writer: StateWriter>: PersistenceSlot, EntitySink, @unche
             upserts: batch.upserts.count,
             deletions: batch.deletions.count,
             write: { try await writer.write(batch) },
-            restore: { [weak self] in
+            restore: { [weak self] dropping in
                 guard let self else { return }
-                self.pending = merge(taken, self.pending)
+                var older = taken
+                if !dropping.isEmpty {
+                    older.remove { dropping.contains(AnyHashable($0)) }
+                }
+                self.pending = merge(older, self.pending)
             }
         )
     }

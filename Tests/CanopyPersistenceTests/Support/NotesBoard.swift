@@ -14,6 +14,8 @@ enum NotesAction: Sendable {
     case hydrate([Note])
     case replace([Note])
     case move(id: Int, to: Int)
+    /// Merges notes read back from storage, without recording them.
+    case mergeExternal(upserts: [Note], deletions: [Int])
     /// Upserts notes 1...count in one reduce.
     case fill(count: Int)
 
@@ -25,6 +27,8 @@ enum NotesAction: Sendable {
         case .hydrate(let notes): state.notes.hydrate(notes)
         case .replace(let notes): state.notes.replaceAll(with: notes)
         case .move(let id, let index): state.notes.move(id: id, to: index)
+        case .mergeExternal(let upserts, let deletions):
+            state.notes.mergeExternal(upserts: upserts, deletions: deletions)
         case .fill(let count):
             for id in 1...count {
                 state.notes.upsert(Note(id, "note \(id)"))
@@ -40,6 +44,8 @@ func describe(_ event: PersistenceEvent) -> String {
         "wrote \(writer) +\(upserts) -\(deletions)"
     case .failed(let writer, let error, let attempt, let retryAfter):
         "failed \(writer) \(error) attempt \(attempt) retry in \(retryAfter)"
+    case .conflicted(let writer, let conflict):
+        "conflicted \(writer) \(conflict)"
     case .dropped(let writer, _, let upserts, let deletions):
         "dropped \(writer) +\(upserts) -\(deletions)"
     }

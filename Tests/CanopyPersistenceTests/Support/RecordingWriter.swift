@@ -12,6 +12,8 @@ final class RecordingWriter: StateWriter, Sendable {
     struct Book: Sendable {
         var batches: [WriteBatch<Note>] = []
         var failuresLeft = 0
+        /// The ids the next write reports as a conflict, instead of storing its batch.
+        var conflictNext: [Int]?
         /// Attempts that ended, successful or not.
         var attempts = 0
         var writing = 0
@@ -35,9 +37,13 @@ final class RecordingWriter: StateWriter, Sendable {
             book.mostWritingAtOnce = max(book.mostWritingAtOnce, book.writing)
         }
         await gate.wait(until: "\(name) to be released") { $0 }
-        let failure: Failure? = book.update { book in
+        let failure: (any Error)? = book.update { book in
             book.writing -= 1
             book.attempts += 1
+            if let ids = book.conflictNext {
+                book.conflictNext = nil
+                return WriteConflict(ids: ids, reason: "changed by someone else")
+            }
             guard book.failuresLeft == 0 else {
                 book.failuresLeft -= 1
                 return Failure(attempt: book.attempts)
@@ -54,6 +60,11 @@ final class RecordingWriter: StateWriter, Sendable {
     /// Makes the next `count` writes throw.
     func failNext(_ count: Int) {
         book.update { $0.failuresLeft = count }
+    }
+
+    /// Makes the next write report a conflict on `ids`, storing nothing.
+    func conflictNext(_ ids: [Int]) {
+        book.update { $0.conflictNext = ids }
     }
 
     /// Makes writes wait for ``release()``.

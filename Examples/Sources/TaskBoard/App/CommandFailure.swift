@@ -17,4 +17,8 @@ struct CommandFailure: Error, Equatable, CustomStringConvertible {
     static func noTask(_ id: Int) -> CommandFailure {
         CommandFailure("there is no task #\(id)", hint: "'list' shows the task numbers")
     }
+
+    static func deletedElsewhere(_ id: Int) -> CommandFailure {
+        CommandFailure("task #\(id) was deleted by another session", hint: "nothing was changed")
+    }
 }

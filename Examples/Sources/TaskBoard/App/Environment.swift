@@ -29,6 +29,9 @@ struct Environment: Sendable {
     /// The board's database, which hands out task ids (``TaskDatabase/reserveID()``); `nil` for a board
     /// in memory (the demo, tests), which counts ids itself.
     var database: TaskDatabase?
+    /// Seconds between two looks, at the prompt, for what other processes stored in the board
+    /// (``ExternalChangesWatch``); a command looks before it runs anyway.
+    var externalChangesPoll: TimeInterval = 2
     /// Seconds a search waits for the query to stop changing.
     var searchDebounce: TimeInterval = 0.2
     /// Seconds a search takes, to make cancelling a running search visible.

@@ -24,10 +24,14 @@ enum InteractiveMode {
             }
         }
         defer { prompt?.restore() }
+        let watch = ExternalChangesWatch.start(session)
+        defer { watch?.stop() }
         let promptText = "taskboard> "
         var plainLines = prompt == nil ? InputLines.standardInput().makeAsyncIterator() : nil
         while true {
             let line: String?
+            watch?.setIdle(true)
+            defer { watch?.setIdle(false) }
             if let prompt {
                 line = await prompt.readLine(prompt: theme.bold(promptText), width: TerminalText.width(promptText))
             } else {

@@ -83,9 +83,18 @@ enum Launcher {
     ) throws(CommandFailure) -> TaskStorage.Opened? {
         let readOnly = access != .writable
         if readOnly, !FileManager.default.fileExists(atPath: folder.databaseURL.path) { return nil }
+        // A read-only board whose database has no `-wal` file holds everything in the database file:
+        // opened as immutable, SQLite needs no `-wal` or `-shm` file, which a read-only folder could not
+        // hold, and creates none.
+        let walPath = folder.databaseURL.path + "-wal"
+        let immutable = readOnly && !FileManager.default.fileExists(atPath: walPath)
         let opened: TaskStorage.Opened
         do {
-            opened = try TaskStorage.open(folder, now: Date(), options: TaskDatabase.Options(readOnly: readOnly))
+            opened = try TaskStorage.open(
+                folder,
+                now: Date(),
+                options: TaskDatabase.Options(readOnly: readOnly, immutable: immutable)
+            )
         } catch {
             throw CommandFailure(error.description, hint: "fix or move the database, or use another --data-dir")
         }

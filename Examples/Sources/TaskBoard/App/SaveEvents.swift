@@ -45,6 +45,9 @@ final class SaveEvents: Sendable {
                 state.failure = nil
             case .failed(_, let error, let attempt, let retryAfter):
                 state.failure = Failure(reason: ErrorText.describe(error), attempt: attempt, retryAfter: retryAfter)
+            case .conflicted:
+                // Not a failure: the command that flushed reports it, and the board is reloaded.
+                break
             case .dropped(_, let error, _, _):
                 state.failure = Failure(reason: ErrorText.describe(error), attempt: 0, retryAfter: 0)
             }

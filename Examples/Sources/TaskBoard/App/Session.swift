@@ -33,13 +33,47 @@ struct Session: Sendable {
 
     var theme: Theme { console.theme }
 
-    /// Runs one command: updates `today`, then executes it.
+    /// Runs one command: takes what other processes stored meanwhile, updates `today`, then executes it.
     func run(_ command: any BoardCommand) async throws(CommandFailure) {
+        await reloadIfChanged()
         let day = today()
         if await board.root.state.today != day {
             await board.root.send(.setToday(day))
         }
         try await command.execute(in: self)
+    }
+
+    // MARK: Other processes
+
+    /// Takes what other processes committed to the database since this run last read it, without
+    /// writing it back; returns what was taken, or `nil` when nothing changed (one `PRAGMA` tells).
+    ///
+    /// When there is something to read, what this run has not stored yet (a script's debounced writes)
+    /// is stored first, so that what is read back includes it. A database that cannot be read is said;
+    /// the command goes on with the board as it was, and its write still cannot undo another process's
+    /// change.
+    @discardableResult
+    func reloadIfChanged() async -> TaskDatabase.ExternalChanges? {
+        guard let database = board.environment.database else { return nil }
+        let changes: TaskDatabase.ExternalChanges?
+        do {
+            guard try database.hasExternalChanges() else { return nil }
+            if mode == .script, board.environment.writer != nil {
+                // A failure is reported by the background reporter, and the changes stay pending.
+                try? await board.tasks.flush()
+            }
+            changes = try database.changesSinceLastRead()
+        } catch {
+            console.error("could not read the changes of other sessions: \(error.description)")
+            return nil
+        }
+        guard let changes else { return nil }
+        if !changes.upserts.isEmpty || !changes.deletions.isEmpty {
+            await board.tasks.send(
+                .tasks(.merge(upserts: changes.upserts, deletions: changes.deletions, nextID: changes.nextID))
+            )
+        }
+        return changes
     }
 
     // MARK: Tasks
@@ -69,6 +103,10 @@ struct Session: Sendable {
         defer { events.awaitingSave(false) }
         do {
             try await board.tasks.flush()
+        } catch  where error.isConflict {
+            // Another process deleted a task this change was about: nothing of it was written.
+            await reloadIfChanged()
+            throw CommandFailure(Self.deletedElsewhere(error.underlying), hint: "nothing was changed")
         } catch {
             events.commandReportedSaveFailure()
             throw CommandFailure(
@@ -78,6 +116,12 @@ struct Session: Sendable {
             )
         }
         return state.lastEvent
+    }
+
+    /// What a writer's conflict means to the user: the tasks another session deleted.
+    private static func deletedElsewhere(_ conflict: any Error) -> String {
+        guard let ids = (conflict as? WriteConflict<Int>)?.ids else { return "\(conflict)" }
+        return ids.map { "task #\($0) was deleted by another session" }.joined(separator: "; ")
     }
 
     /// A task number reserved in the database for a task this run adds, or `nil` when the board lives
@@ -125,7 +169,10 @@ struct Session: Sendable {
 
     /// Throws unless the task exists.
     func requireTask(_ id: Int) async throws(CommandFailure) -> TaskItem {
-        guard let task = await tasks().task(id) else { throw .noTask(id) }
+        let tasks = await tasks()
+        guard let task = tasks.task(id) else {
+            throw tasks.missing(id) == .deletedElsewhere(id: id) ? .deletedElsewhere(id) : .noTask(id)
+        }
         return task
     }
 
@@ -168,6 +215,9 @@ struct Session: Sendable {
             do {
                 try await board.tasks.flush()
                 return true
+            } catch  where error.isConflict {
+                // Reported by the background reporter; the rest of the changes go in the next round.
+                continue
             } catch {
                 attempts += 1
                 if attempts < 3, (error.underlying as? TaskDatabaseError)?.kind == .locked {
@@ -200,6 +250,9 @@ struct Session: Sendable {
                 )
             case .wrote:
                 if events.takeSaveRecovery() { console.notice("the board is saved again to \(path)") }
+            case .conflicted(_, let conflict):
+                guard events.reportsConflictInBackground() else { return }
+                console.error(Self.deletedElsewhere(conflict) + "; the change to it was not saved")
             case .dropped:
                 break
             }

@@ -54,6 +54,12 @@ final class SessionEvents: Sendable {
         }
     }
 
+    /// Whether a conflict the writer met (a task deleted by another session) is to be reported in the
+    /// background: not while a command waits for its write, which says it itself.
+    func reportsConflictInBackground() -> Bool {
+        state.withLock { !$0.awaitingSave }
+    }
+
     /// A command waits for the save of its change (`true`) and will report a failure itself, or is done
     /// waiting (`false`).
     func awaitingSave(_ waiting: Bool) {

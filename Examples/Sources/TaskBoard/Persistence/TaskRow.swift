@@ -22,6 +22,27 @@ struct TaskRow: Codable, Equatable, FetchableRecord, PersistableRecord, Sendable
         due = task.due?.description
     }
 
+    /// Updates, in the row with this id, the columns in which this row differs from `old`, the row as
+    /// it was read: a field another process changed meanwhile, and this one did not, is left as it is.
+    /// Returns `false` when the row is gone.
+    func updateChangedColumns(from old: TaskRow, in db: Database) throws -> Bool {
+        var columns: [(String, (any DatabaseValueConvertible)?)] = []
+        if title != old.title { columns.append(("title", title)) }
+        if done != old.done { columns.append(("done", done)) }
+        if tags != old.tags { columns.append(("tags", tags)) }
+        if due != old.due { columns.append(("due", due)) }
+        // Nothing to write still says whether the row is there.
+        guard !columns.isEmpty else {
+            return try Bool.fetchOne(db, sql: "SELECT 1 FROM tasks WHERE id = ?", arguments: [id]) ?? false
+        }
+        let assignments = columns.map { "\($0.0) = ?" }.joined(separator: ", ")
+        try db.execute(
+            sql: "UPDATE tasks SET \(assignments) WHERE id = ?",
+            arguments: StatementArguments(columns.map(\.1) + [id])
+        )
+        return db.changesCount > 0
+    }
+
     /// The task, or why the row does not make one (a hand-edited database).
     func task() throws(TaskRowProblem) -> TaskItem {
         guard TaskItem.ids.contains(id) else {

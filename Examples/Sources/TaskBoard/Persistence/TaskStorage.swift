@@ -87,7 +87,7 @@ enum TaskStorage {
     /// file's: a lock, a permission). Opened read-only, so that nothing is written to a suspect file.
     private static func unsoundReason(_ url: URL, options: TaskDatabase.Options) throws(TaskDatabaseError) -> String? {
         do {
-            return try TaskDatabase.check(url, busyTimeout: options.busyTimeout).map {
+            return try TaskDatabase.check(url, busyTimeout: options.busyTimeout, immutable: options.immutable).map {
                 "fails its integrity check (\($0))"
             }
         } catch  where error.kind == .corrupt {

@@ -14,6 +14,9 @@ enum TasksAction: Codable, Equatable, Sendable {
     case restore(TasksSnapshot)
     /// Replaces the board with an imported one (`import <file>`): a change, saved like any other.
     case replace(TasksSnapshot)
+    /// Takes what another process stored since the board was last read (`upserts` added or changed,
+    /// `deletions` gone), without counting it as a change to save again.
+    case merge(upserts: [TaskItem], deletions: [Int], nextID: Int)
     /// Sets a reminder about a task, `seconds` from now; replaces the task's earlier reminder.
     case remind(id: Int, seconds: Double)
     /// A reminder's delay is over.
@@ -28,6 +31,8 @@ enum TasksEvent: Equatable, Sendable {
     case unchanged(TaskItem)
     case deleted(TaskItem)
     case notFound(id: Int)
+    /// The task was deleted by another process since this one read the board.
+    case deletedElsewhere(id: Int)
     case replaced(count: Int)
 }
 

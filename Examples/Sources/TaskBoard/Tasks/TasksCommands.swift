@@ -331,6 +331,8 @@ enum TaskArguments {
             session.console.line("no change: " + view.line(task))
         case .notFound(let id):
             throw .noTask(id)
+        case .deletedElsewhere(let id):
+            throw .deletedElsewhere(id)
         case .replaced, nil:
             break
         }

@@ -20,6 +20,13 @@ struct TasksState: Equatable, Sendable {
     var reminders: [Reminder] = []
     /// The reminders that fired, oldest first.
     var firedReminders: [TaskItem] = []
+    /// The tasks another process deleted, as this one learned from a reload: a command naming one says
+    /// so rather than "no task".
+    var deletedElsewhere: Set<Int> = []
+    /// The tasks another process added or changed since the last pull: a pull keeps them as they are.
+    var changedElsewhere: Set<Int> = []
+    /// The tasks another process deleted since the last pull: a pull does not bring them back.
+    var deletedSincePull: Set<Int> = []
 
     init(items: [TaskItem] = [], nextID: Int = 1) {
         self.items = EntityStore(items)
@@ -48,9 +55,18 @@ struct TasksState: Equatable, Sendable {
         Reducers.scope(state: \.self, action: \.pulledBoard) { state, stored in state.take(stored) }
     )
 
-    /// Replaces the board with the one a pull brought back; the writer stores the difference.
+    /// Replaces the board with the one a pull brought back; the writer stores the difference. What
+    /// another process did since the last pull stays: a task it deleted is not brought back, and one it
+    /// added or changed is kept as it is.
     private mutating func take(_ stored: RemoteService.Stored) {
-        replace(with: stored.board, recording: true)
+        var board = stored.board
+        let keptHere = changedElsewhere.compactMap { items[id: $0] }
+        board.tasks.removeAll { deletedSincePull.contains($0.id) || changedElsewhere.contains($0.id) }
+        board.tasks = (board.tasks + keptHere).sorted { $0.id < $1.id }
+        replace(with: board, recording: true)
+        changedElsewhere = []
+        deletedSincePull = []
+        deletedElsewhere = deletedElsewhere.filter { items[id: $0] == nil }
     }
 
     private mutating func reduce(_ action: TasksAction) {
@@ -81,7 +97,7 @@ struct TasksState: Equatable, Sendable {
             update(id) { $0.due = due }
         case .delete(let id):
             guard let task = items.remove(id: id) else {
-                lastEvent = .notFound(id: id)
+                lastEvent = missing(id)
                 return
             }
             lastEvent = .deleted(task)
@@ -91,9 +107,11 @@ struct TasksState: Equatable, Sendable {
             replace(with: snapshot, recording: false)
         case .replace(let snapshot):
             replace(with: snapshot, recording: true)
+        case .merge(let upserts, let deletions, let next):
+            merge(upserts: upserts, deletions: deletions, nextID: next)
         case .remind(let id, let seconds):
             guard let task = task(id) else {
-                lastEvent = .notFound(id: id)
+                lastEvent = missing(id)
                 return
             }
             reminders.removeAll { $0.taskID == id }
@@ -108,7 +126,7 @@ struct TasksState: Equatable, Sendable {
 
     private mutating func update(_ id: Int, _ change: (inout TaskItem) -> Void) {
         guard let current = items[id: id] else {
-            lastEvent = .notFound(id: id)
+            lastEvent = missing(id)
             return
         }
         var task = current
@@ -135,6 +153,28 @@ struct TasksState: Equatable, Sendable {
         reminders.removeAll { reminder in items[id: reminder.taskID].map { $0.isDone } ?? true }
         lastEvent = .replaced(count: items.count)
         if recording, snapshot.tasks != before { markChanged() }
+    }
+
+    /// What a command on a task that is not on the board met.
+    func missing(_ id: Int) -> TasksEvent {
+        deletedElsewhere.contains(id) ? .deletedElsewhere(id: id) : .notFound(id: id)
+    }
+
+    /// Takes another process's changes, read back from the database: nothing is recorded, so nothing is
+    /// written back, and a task changed here and not yet stored keeps its value (the writer then decides).
+    private mutating func merge(upserts: [TaskItem], deletions: [Int], nextID next: Int) {
+        let before = items
+        items.mergeExternal(upserts: upserts, deletions: deletions)
+        let deleted = deletions.filter { items[id: $0] == nil }
+        deletedElsewhere.formUnion(deleted)
+        deletedElsewhere.subtract(upserts.map(\.id))
+        deletedSincePull.formUnion(deleted)
+        deletedSincePull.subtract(upserts.map(\.id))
+        changedElsewhere.formUnion(upserts.map(\.id))
+        changedElsewhere.subtract(deleted)
+        nextID = max(nextID, next)
+        reminders.removeAll { reminder in items[id: reminder.taskID].map { $0.isDone } ?? true }
+        if items != before { markChanged() }
     }
 
     private mutating func markChanged() {

@@ -27,19 +27,8 @@ import Darwin
     private func start(
         _ arguments: [String],
         dataDirectory: String? = nil
-    ) throws -> (process: Process, output: Pipe, errors: Pipe, input: Pipe) {
-        let process = Process()
-        process.executableURL = try TaskBoardBinary.url()
-        process.arguments = arguments + ["--data-dir", dataDirectory ?? data]
-        var environment = ProcessInfo.processInfo.environment
-        environment["NO_COLOR"] = "1"
-        process.environment = environment
-        let pipes = (output: Pipe(), errors: Pipe(), input: Pipe())
-        process.standardOutput = pipes.output
-        process.standardError = pipes.errors
-        process.standardInput = pipes.input
-        try process.run()
-        return (process, pipes.output, pipes.errors, pipes.input)
+    ) throws -> TaskBoardProcess {
+        try TaskBoardProcess.start(arguments + ["--data-dir", dataDirectory ?? data])
     }
 
     /// Row: two one-shot `add`s at once on one folder, 20 rounds, kept 25 of 40 tasks with status 0.

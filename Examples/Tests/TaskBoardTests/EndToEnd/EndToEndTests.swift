@@ -1,4 +1,5 @@
 import Foundation
+import GRDB
 import Testing
 
 @testable import TaskBoard
@@ -367,6 +368,37 @@ import Testing
         #expect(list.status == 0, "\(list.errors)")
         #expect(list.output == "1 task:\n  #3 [ ] From JSON\n")
         #expect(try FileManager.default.contentsOfDirectory(atPath: old) == ["tasks.json"])
+    }
+
+    /// Row: a folder that cannot be written, whose board has no `-wal` or `-shm` file (copied, or
+    /// checkpointed), could not be read at all ("fix or move the database"). `list` reads it now, creates
+    /// nothing in it, and a change is refused naming the folder and the cause.
+    @Test func aReadOnlyFolderWithoutTheWALFilesListsItsBoard() throws {
+        let board = folder.appendingPathComponent("board").path
+        #expect(try run(["add", "Kept", "--data-dir", board]).status == 0)
+        let database = board + "/tasks.sqlite"
+        let queue = try DatabaseQueue(path: database)
+        try queue.writeWithoutTransaction { db in try db.execute(sql: "PRAGMA wal_checkpoint(TRUNCATE)") }
+        try queue.close()
+        try #require(!FileManager.default.fileExists(atPath: database + "-wal"))
+        try #require(!FileManager.default.fileExists(atPath: database + "-shm"))
+        try FileManager.default.setAttributes([.posixPermissions: 0o555], ofItemAtPath: board)
+        defer {
+            try? FileManager.default.setAttributes([.posixPermissions: 0o755], ofItemAtPath: board)
+            try? FileManager.default.removeItem(at: folder)
+        }
+        let before = try FileManager.default.contentsOfDirectory(atPath: board).sorted()
+        let list = try run(["list", "--data-dir", board])
+        #expect(list.status == 0, "\(list.errors)")
+        #expect(list.output == "1 task:\n  #1 [ ] Kept\n")
+        #expect(try FileManager.default.contentsOfDirectory(atPath: board).sorted() == before)
+        let add = try run(["add", "Refused", "--data-dir", board])
+        #expect(add.status == 1)
+        #expect(
+            add.errors == "error: cannot change the board: cannot write in \(board) (permission denied) "
+                + "(nothing was changed; make it writable, or use another --data-dir)\n"
+        )
+        #expect(try run(["list", "--data-dir", board]).output == "1 task:\n  #1 [ ] Kept\n")
     }
 
     /// Row: `--data-dir ""` silently wrote in the current folder.

@@ -14,3 +14,27 @@ enum TaskBoardBinary {
         throw CocoaError(.fileNoSuchFile, userInfo: [NSFilePathErrorKey: "taskboard next to \(candidates)"])
     }
 }
+
+/// A `taskboard` process started with pipes for its standard streams and `NO_COLOR` set.
+struct TaskBoardProcess {
+    let process: Process
+    let output: Pipe
+    let errors: Pipe
+    let input: Pipe
+
+    /// Starts the built binary with `arguments`.
+    static func start(_ arguments: [String]) throws -> TaskBoardProcess {
+        let process = Process()
+        process.executableURL = try TaskBoardBinary.url()
+        process.arguments = arguments
+        var environment = ProcessInfo.processInfo.environment
+        environment["NO_COLOR"] = "1"
+        process.environment = environment
+        let started = TaskBoardProcess(process: process, output: Pipe(), errors: Pipe(), input: Pipe())
+        process.standardOutput = started.output
+        process.standardError = started.errors
+        process.standardInput = started.input
+        try process.run()
+        return started
+    }
+}

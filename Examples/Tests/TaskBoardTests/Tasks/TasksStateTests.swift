@@ -85,7 +85,8 @@ import Testing
         #expect(Array(state.items) == imported.tasks)
         #expect(state.nextID == 12)
         #expect(state.items.changes.deleted == [1])
-        #expect(Set(state.items.changes.upserted) == [2, 11])
+        // Task 2 comes back unchanged: no copy of it is written.
+        #expect(state.items.changes.upserted == [11])
         #expect(state.revision == 3)
         _ = state.items.takeChanges()
         TasksState.reducer(&state, .tasks(.replace(imported)))
@@ -126,5 +127,36 @@ import Testing
         TasksState.reducer(&state, .tasks(.reminderFired(id: 1)))
         #expect(state.firedReminders.map(\.id) == [1])
         #expect(state.reminders.isEmpty)
+    }
+
+    @Test func anotherSessionsChangesAreTakenWithoutBeingRecorded() {
+        var state = reduced(.add(title: "A"), .add(title: "B"), .add(title: "C"))
+        _ = state.items.takeChanges()
+        let changed = TaskItem(id: 2, title: "B elsewhere")
+        let added = TaskItem(id: 4, title: "D")
+        TasksState.reducer(&state, .tasks(.merge(upserts: [changed, added], deletions: [3], nextID: 5)))
+        #expect(Array(state.items) == [TaskItem(id: 1, title: "A"), changed, added])
+        #expect(state.items.changes.isEmpty)
+        #expect(state.nextID == 5)
+        TasksState.reducer(&state, .tasks(.complete(id: 3)))
+        #expect(state.lastEvent == .deletedElsewhere(id: 3))
+        TasksState.reducer(&state, .tasks(.delete(id: 9)))
+        #expect(state.lastEvent == .notFound(id: 9))
+    }
+
+    @Test func aPullKeepsWhatAnotherSessionDeletedAddedOrChangedSinceTheLastPull() {
+        var state = reduced(.add(title: "A"), .add(title: "B"), .add(title: "C"))
+        let pushed = state.snapshot
+        _ = state.items.takeChanges()
+        let changed = TaskItem(id: 2, title: "B elsewhere")
+        let added = TaskItem(id: 4, title: "D")
+        TasksState.reducer(&state, .tasks(.merge(upserts: [changed, added], deletions: [3], nextID: 5)))
+        TasksState.reducer(&state, .sync(.pulled(RemoteService.Stored(revision: 1, board: pushed))))
+        #expect(Array(state.items) == [TaskItem(id: 1, title: "A"), changed, added])
+        #expect(state.items.changes.isEmpty)
+        // Once pulled, the next pull takes the remote's board again.
+        TasksState.reducer(&state, .sync(.pulled(RemoteService.Stored(revision: 2, board: pushed))))
+        #expect(Array(state.items) == pushed.tasks)
+        #expect(state.items.changes.deleted == [4])
     }
 }
