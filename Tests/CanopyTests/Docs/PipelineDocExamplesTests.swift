@@ -87,7 +87,7 @@ import Testing
         await store.send(.search("milk"))
         await Self.waitUntilScheduled(clock, count: 1)
         clock.advance(by: 0.3)
-        #expect(await Self.waitForState(store) { $0.results == ["found milk"] }.results == ["found milk"])
+        #expect(await waitForState(store) { $0.results == ["found milk"] }.results == ["found milk"])
     }
 
     // MARK: Middleware
@@ -286,7 +286,7 @@ import Testing
         await store.send(.query("mi"))
         await Self.waitUntilScheduled(clock, count: 1)
         clock.advance(by: 0.3)
-        #expect(await Self.waitForState(store) { !$0.results.isEmpty }.results == ["found mi"])
+        #expect(await waitForState(store) { !$0.results.isEmpty }.results == ["found mi"])
 
         await store.send(.query("milk"))
         await Self.waitUntilScheduled(clock, count: 1)
@@ -295,7 +295,7 @@ import Testing
         await store.send(.query("oat"))
         await Self.waitUntilScheduled(clock, count: 1)
         clock.advance(by: 0.3)
-        let state = await Self.waitForState(store) { $0.results.count == 2 }
+        let state = await waitForState(store) { $0.results.count == 2 }
         #expect(state.results == ["found mi", "found oat"], "the cleared search never delivered")
     }
 
@@ -390,7 +390,7 @@ import Testing
             reducer: { count, _ in count += 1 }
         )
         await store.send(.ping(0))
-        #expect(await Self.waitForState(store) { $0 == 11 } == 11)
+        #expect(await waitForState(store) { $0 == 11 } == 11)
         continuation.finish()
         var cycles: [String] = []
         for await line in events where line.contains("cycle") { cycles.append(line) }
@@ -407,7 +407,7 @@ import Testing
         let root = StateStore(App(), middlewares: [followUp], reducer: App.reduce)
         let profile = root.with(Profile(), reducer: Profile.reduce)
         await profile.send("name Ada")
-        let (app, me) = await Self.waitForState(profile) { $0.0.seen.count == 2 }
+        let (app, me) = await waitForState(profile) { $0.0.seen.count == 2 }
         #expect(app.seen == ["name Ada", "name Bob"])
         #expect(me.name == "Bob", "the child the first action was sent to received the follow-up")
     }
@@ -459,19 +459,6 @@ import Testing
         for _ in 0..<bound where clock.pendingCount < count {
             await Task.yield()
         }
-    }
-
-    /// The state once `condition` holds, re-reading after each turn of the queue (bounded).
-    static func waitForState<State: Sendable, Action>(
-        _ store: StateStore<State, Action>,
-        until condition: (State) -> Bool
-    ) async -> State {
-        var state = await store.state
-        for _ in 0..<10_000 where !condition(state) {
-            await Task.yield()
-            state = await store.state
-        }
-        return state
     }
 }
 

@@ -105,16 +105,3 @@ private final class CycleEvents: StoreDiagnostics {
         reports.withLock { $0 += 1 }
     }
 }
-
-/// The state once `condition` holds, re-reading after each turn of the queue (bounded).
-private func waitForState<State: Sendable, Action>(
-    _ store: StateStore<State, Action>,
-    until condition: (State) -> Bool
-) async -> State {
-    var state = await store.state
-    for _ in 0..<10_000 where !condition(state) {
-        await Task.yield()
-        state = await store.state
-    }
-    return state
-}

@@ -318,19 +318,6 @@ import Testing
             await Task.yield()
         }
     }
-
-    /// The state once `condition` holds, re-reading after each turn of the queue.
-    private func waitForState(
-        _ store: StateStore<[String], Action>,
-        until condition: ([String]) -> Bool
-    ) async -> [String] {
-        var state = await store.state
-        for _ in 0..<10_000 where !condition(state) {
-            await Task.yield()
-            state = await store.state
-        }
-        return state
-    }
 }
 
 /// Records every diagnostics event as its one-line description.
