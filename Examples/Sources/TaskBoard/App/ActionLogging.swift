@@ -97,6 +97,11 @@ enum ActionLogging {
         switch action {
         case .tasks(.restore(let snapshot)), .tasks(.replace(let snapshot)):
             board = snapshot
+        case .tasks(.merge(let upserts, let deletions, let nextID)):
+            if let id = deletions.first(where: { !TaskItem.ids.contains($0) }) {
+                return TasksSnapshot.Problem.invalidID(id).description
+            }
+            board = TasksSnapshot(nextID: nextID, tasks: upserts)
         case .sync(.pulled(let stored?)):
             board = stored.board
         case .tasks(let action):

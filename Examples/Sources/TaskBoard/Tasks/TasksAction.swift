@@ -37,15 +37,15 @@ enum TasksEvent: Equatable, Sendable {
 }
 
 extension TasksAction {
-    /// The task the action names, if it names one (the tasks of a snapshot are checked when it is
-    /// decoded, by ``TasksSnapshot/validated()``).
+    /// The task the action names, if it names one (the tasks of a snapshot, and of a merge, are checked
+    /// as a board, by ``TasksSnapshot/validated()``).
     var taskID: Int? {
         switch self {
         case .add(_, _, _, let id): id
         case .rename(let id, _), .complete(let id), .reopen(let id), .delete(let id), .tag(let id, _),
             .untag(let id, _), .setDue(let id, _), .remind(let id, _), .reminderFired(let id):
             id
-        case .restore, .replace:
+        case .restore, .replace, .merge:
             nil
         }
     }

@@ -107,6 +107,12 @@ import Testing
         #expect(ActionLogging.problem(with: .tasks(.add(title: "x", id: Int.max))) != nil)
         #expect(ActionLogging.problem(with: .tasks(.restore(huge))) != nil)
         #expect(ActionLogging.problem(with: .tasks(.complete(id: 3))) == nil)
+        // A merge of another process's rows is checked as a board is.
+        let merged = [TaskItem(id: Int.max, title: "x")]
+        #expect(ActionLogging.problem(with: .tasks(.merge(upserts: merged, deletions: [], nextID: 2))) != nil)
+        #expect(ActionLogging.problem(with: .tasks(.merge(upserts: [], deletions: [Int.max], nextID: 2))) != nil)
+        let fine = [TaskItem(id: 1, title: "x")]
+        #expect(ActionLogging.problem(with: .tasks(.merge(upserts: fine, deletions: [2], nextID: 3))) == nil)
         // A remote copy whose revision a push could not count on from.
         let remote = RemoteService.Stored(revision: Int.max, board: TasksSnapshot(nextID: 1, tasks: []))
         #expect(throws: RemoteService.Stored.InvalidRevision(revision: Int.max)) { try remote.validated() }
