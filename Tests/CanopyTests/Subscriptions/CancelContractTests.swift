@@ -136,27 +136,29 @@ import Testing
 
     /// Many props subscriptions made and cancelled from two threads while two others dispatch: no
     /// handler call may begin after its `cancel()` returned, or still run when it returns.
+    ///
+    /// Bounded on every side, since the suite runs in parallel: a fixed number of dispatches, and a
+    /// presentation queue of its own (a flood of props on the shared one would hold up other suites).
     @Test func propsSubscriptionsCancelledUnderLoadAreNeverCalledLate() async {
         let store = StateStore<Int, Int>(0) { state, action in state += action }
+        let presentation = DispatchQueue(label: "presentation")
         let delivery = DispatchQueue(label: "delivery", attributes: .concurrent)
         let lateCalls = LockedValue(0)
         let runningAtReturn = LockedValue(0)
-        let producersDone = StateRecorder<Int>()
-        let cancellersDone = StateRecorder<Int>()
-        let dispatching = LockedValue(true)
+        let done = StateRecorder<Int>()
         for producer in 0..<2 {
             Thread {
-                while dispatching.withLock({ $0 }) { store.dispatch(1) }
-                producersDone.record(producer)
+                for _ in 0..<10_000 { store.dispatch(1) }
+                done.record(producer)
             }.start()
         }
         for canceller in 0..<2 {
             Thread {
-                for _ in 0..<2_000 {
+                for _ in 0..<1_000 {
                     // Per subscription: whether its cancel() returned, and how many calls are running.
                     let calls = LockedValue((cancelled: false, running: 0))
                     let subscription = store.subscribe(
-                        .queue(delivery, debounce: .immediate),
+                        .queue(delivery, debounce: .immediate, presentationQueue: presentation),
                         props: { state, _ in state },
                         observe: { _ in
                             let late = calls.withLock { calls in
@@ -174,14 +176,12 @@ import Testing
                     }
                     if running > 0 { runningAtReturn.withLock { $0 += 1 } }
                 }
-                cancellersDone.record(canceller)
+                done.record(2 + canceller)
             }.start()
         }
-        _ = await cancellersDone.waitFor(count: 2)
-        dispatching.withLock { $0 = false }
-        _ = await producersDone.waitFor(count: 2)
-        await store.send(0)
-        await settle(.sharedPresentationQueue)
+        _ = await done.waitFor(count: 4)
+        #expect(await store.send(0) == 20_000)
+        await settle(presentation)
         await settle(delivery)
         #expect(lateCalls.withLock { $0 } == 0, "handler calls began after cancel() returned")
         #expect(runningAtReturn.withLock { $0 } == 0, "handlers were running when cancel() returned")
