@@ -8,6 +8,9 @@ enum TreeOperation: Sendable, CustomStringConvertible {
     case makeView(parent: Int, state: StateMap, action: ActionMap)
     case subscribeRaw(target: Int, deadAfter: Int?)
     case subscribeDedup(target: Int, equating: EquatingKind)
+    /// A props subscription (the states themselves as props), deduplicated, delivered on a queue of the
+    /// runner's after a hop through a presentation queue of its own.
+    case subscribeProps(target: Int, equating: EquatingKind)
     case cancel(subscription: Int)
     case drop(target: Int)
     case dispatch(target: Int, action: ModelAction)
@@ -25,6 +28,7 @@ enum TreeOperation: Sendable, CustomStringConvertible {
         case .subscribeRaw(let target, let deadAfter):
             "subscribeRaw(target: \(target), deadAfter: \(deadAfter.map(String.init) ?? "nil"))"
         case .subscribeDedup(let target, let equating): "subscribeDedup(target: \(target), equating: .\(equating))"
+        case .subscribeProps(let target, let equating): "subscribeProps(target: \(target), equating: .\(equating))"
         case .cancel(let subscription): "cancel(subscription: \(subscription))"
         case .drop(let target): "drop(target: \(target))"
         case .dispatch(let target, let action): "dispatch(target: \(target), action: \(action))"
@@ -57,8 +61,13 @@ enum TreeOperation: Sendable, CustomStringConvertible {
             )
         case 24..<34:
             return .subscribeRaw(target: target, deadAfter: random.chance(20) ? 1 + random.next(below: 4) : nil)
-        case 34..<42:
+        case 34..<39:
             return .subscribeDedup(
+                target: target,
+                equating: EquatingKind.allCases[random.next(below: EquatingKind.allCases.count)]
+            )
+        case 39..<42:
+            return .subscribeProps(
                 target: target,
                 equating: EquatingKind.allCases[random.next(below: EquatingKind.allCases.count)]
             )

@@ -36,6 +36,9 @@ final class TreeRunner {
 
     private let scheduler = ManualScheduler()
     private let effectQueue = DispatchQueue(label: "canopy.tests.model.effects")
+    /// Where props subscriptions compute their props, then where they deliver them.
+    private let presentationQueue = DispatchQueue(label: "canopy.tests.model.presentation")
+    private let deliveryQueue = DispatchQueue(label: "canopy.tests.model.delivery")
     private let root: StateStore<[Int], ModelAction>
     private var model = TreeModel()
     private var real: [RealHandle?] = []
@@ -44,6 +47,8 @@ final class TreeRunner {
     private var tokens: [Int: WeakRef<Tracked>] = [:]
     private var recorders: [StateRecorder<[Int]>] = []
     private var cancellables: [Subscription?] = []
+    /// The indices of the props subscriptions among the subscriptions.
+    private var propsSubscriptions: Set<Int> = []
 
     /// Filled by the root's reducer: actions of one producer reduced out of the order they were sent.
     private let orderViolations = StateRecorder<String>()
@@ -86,6 +91,17 @@ final class TreeRunner {
     private func catchUp() async {
         _ = await root.state
         _ = await root.state
+        // Props subscriptions hop to the presentation queue, then to the delivery queue.
+        await settle(presentationQueue)
+        await settle(deliveryQueue)
+    }
+
+    /// Whether dropping `handle` would end a props subscription (its node, or an ancestor that only the
+    /// handle's node keeps, would be freed).
+    private func dropEndsPropsSubscriptions(_ handle: Int) -> Bool {
+        var after = model
+        after.drop(handle)
+        return propsSubscriptions.contains { model.subscriptions[$0].active && !after.subscriptions[$0].active }
     }
 
     private func pick(_ number: Int, among candidates: [Int]) -> Int? {
@@ -181,6 +197,32 @@ final class TreeRunner {
             recorders.append(recorder)
             cancellables.append(subscription)
             cancelReturned.append(returned)
+        case .subscribeProps(let target, let equating):
+            // SPEC 3.1 with no debounce and serial queues: every state that passes dedup, in order, as a
+            // deduplicating subscription would see them; only later, on the delivery queue.
+            guard let target = pick(target, among: held), let handle = real[target] else { return nil }
+            let recorder = StateRecorder<[Int]>()
+            let returned = LockedValue(false)
+            let lateCalls = lateCalls
+            let index = recorders.count
+            let subscription = handle.flat.subscribe(
+                .queue(
+                    deliveryQueue,
+                    removeStateDuplicates: equating.equating,
+                    debounce: .immediate,
+                    presentationQueue: presentationQueue
+                ),
+                props: { state, _ in state },
+                observe: { state in
+                    if returned.withLock({ $0 }) { lateCalls.record(index) }
+                    recorder.record(state)
+                }
+            )
+            _ = model.subscribe(target, .dedup(equating))
+            propsSubscriptions.insert(recorders.count)
+            recorders.append(recorder)
+            cancellables.append(subscription)
+            cancelReturned.append(returned)
         case .cancel(let number):
             let cancellable = cancellables.indices.filter { cancellables[$0] != nil }
             guard let index = pick(number, among: cancellable) else { return nil }
@@ -220,8 +262,11 @@ final class TreeRunner {
             }
         case .dispatchThroughWeakHandleThenDrop(let target, let action):
             // SPEC 2.1: an action a weak handle accepted is reduced even if the store's last handle goes
-            // right after, before the queue reaches the action.
-            guard let target = pick(target, among: held.filter { $0 != 0 }) else { return nil }
+            // right after, before the queue reaches the action. Not where the drop would end a props
+            // subscription: when a store goes, its props still on their way to the delivery queue are
+            // dropped (the subscription ends with the store), which the model does not follow.
+            let candidates = held.filter { $0 != 0 && !dropEndsPropsSubscriptions($0) }
+            guard let target = pick(target, among: candidates) else { return nil }
             weakDispatches[target](action)
             real[target] = nil
             model.dispatch(action, to: target)
