@@ -11,7 +11,7 @@ class ActionNode<Action: Sendable>: TreeNode, InboxReceiver, @unchecked Sendable
     /// a child's local state); `false` only when a change check said it did not. The nodes that reduce
     /// (the root and children) set it; a node kept it in its own class, where it took 8 bytes with
     /// its padding.
-    // Safety: queue-only: written by `reduceOwn`, read by the walk down, never while either runs the other.
+    // Safety: queue-only: written by `reduceOwn`, read by the walk down (`refresh`, `visit`); plain accesses.
     @exclusivity(unchecked) final var lastChanged = true
 
     init(tree: StoreTree, parent: TreeNode?, sharesRootInbox: Bool) {
