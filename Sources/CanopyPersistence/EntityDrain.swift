@@ -8,6 +8,7 @@ protocol EntitySink<Entity>: AnyObject, Sendable {
 
 /// The after-reduce step of one entity store of one node: it takes the changes once and hands them to
 /// every writer that watches that store.
+// Safety: Sendable by hand: its one `var` is confined to the tree's queue (note below).
 final class EntityDrain<Entity: Identifiable & Sendable>: @unchecked Sendable where Entity.ID: Sendable {
     // Safety: `sinks` is read and written only on the tree's queue: by the after-reduce step, which runs
     // in the store's reducer, and by `persist`'s registration, which runs there.

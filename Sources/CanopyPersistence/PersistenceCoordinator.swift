@@ -20,6 +20,7 @@ import Foundation
 /// ```
 ///
 /// Only one round runs at a time, so batches reach storage in the order their changes were made.
+// Safety: Sendable by hand: its `var`s are confined to `queue` (note below).
 final class PersistenceCoordinator: TreeAttachment, @unchecked Sendable {
     // Safety: every `var` is read and written only on `queue`: the after-reduce steps run in reducers,
     // `flush` and timers are sent there, and a round's end hops back there. `treeWillEnd()`, called on

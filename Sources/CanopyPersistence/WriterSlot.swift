@@ -30,6 +30,7 @@ struct TakenBatch: Sendable {
 }
 
 /// One writer registered on a store, and the changes that wait for it.
+// Safety: Sendable by hand: its `var`s are confined to the tree's queue (note below).
 final class WriterSlot<Writer: StateWriter>: PersistenceSlot, EntitySink, @unchecked Sendable {
     // Safety: `pending` and `failures` are read and written only on the tree's queue: by the after-reduce
     // step, which runs in the store's reducer, and by the coordinator, whose every member runs there. The `let`s

@@ -9,6 +9,7 @@
 /// ever copied again to make room (a tree that records faster than the writer writes would otherwise
 /// copy the whole buffer each time it doubles).
 @usableFromInline
+// Safety: Sendable by hand: used only under the recorder's lock, as the note below details.
 struct ActionLogBuffer<Action: Sendable>: @unchecked Sendable {
     // Safety: the buffer lives in the recorder's `SpinLockedValue` and is read and written only under
     // its lock; `cursor` and `end` point into the last of `chunks`, which the buffer holds, and the
@@ -31,6 +32,7 @@ struct ActionLogBuffer<Action: Sendable>: @unchecked Sendable {
 
     /// Entries in raw memory of a fixed capacity; the first `count` are initialised once the chunk is
     /// handed to the writer, which lets go of it after writing them.
+    // Safety: Sendable by hand: written under the recorder's lock, then only read by the writer (below).
     @usableFromInline
     final class Chunk: @unchecked Sendable {
         // Safety: a chunk is written only under the recorder's lock, by appends, while it is the
@@ -60,6 +62,7 @@ struct ActionLogBuffer<Action: Sendable>: @unchecked Sendable {
     /// entry is left uncounted.
     private var chunks: [Chunk] = []
     // The next free entry of the last chunk, and the end of that chunk; both `nil` when there is none.
+    // Safety: both point into `chunks.last`, which `chunks` keeps alive, and are reset when it is taken.
     @usableFromInline var cursor: UnsafeMutablePointer<Entry>?
     @usableFromInline var end: UnsafeMutablePointer<Entry>?
     @usableFromInline var isDrainScheduled = false

@@ -15,6 +15,7 @@ import Musl
 /// Turns entries into JSON Lines and hands them to the recorder's output: a file or a closure.
 ///
 /// Used only on the ``ActionRecorder``'s serial queue (and in its `deinit`, when nothing else holds it).
+// Safety: Sendable by hand: confined to the recorder's serial queue (note below).
 final class ActionLogWriter<Action: Encodable & Sendable>: @unchecked Sendable {
     // Safety: every member is used on the recorder's serial queue only, or from the recorder's deinit
     // when no other reference exists, so the encoder and the file descriptor are never used by two
@@ -115,6 +116,7 @@ final class ActionLogWriter<Action: Encodable & Sendable>: @unchecked Sendable {
     }
 
     /// Writes one entry's line; on an error, keeps it and leaves the line out.
+    // Safety: `entry` is an initialised entry of a chunk of `batch`, which this writer holds for the call.
     @inline(__always)
     private func writeLine(_ entry: UnsafePointer<ActionLogBuffer<Action>.Entry>, failure: LockedValue<ActionLogError?>)
     {
@@ -169,6 +171,7 @@ final class ActionLogWriter<Action: Encodable & Sendable>: @unchecked Sendable {
 }
 
 /// A file descriptor open for writing, closed once.
+// Safety: Sendable by hand: only the owning writer's closures use it, on the recorder's queue (below).
 private final class FileDescriptor: @unchecked Sendable {
     // Safety: used only by the ActionLogWriter that owns it, on the recorder's serial queue.
     private var descriptor: Int32
@@ -205,6 +208,7 @@ private final class FileDescriptor: @unchecked Sendable {
 }
 
 // The C library's `write` and `close`, which the methods of the same names above would hide.
+// Safety: `bytes` is passed straight to `write`, which reads `count` bytes of it during the call.
 private func systemWrite(_ descriptor: Int32, _ bytes: UnsafeRawPointer, _ count: Int) -> Int {
     write(descriptor, bytes, count)
 }

@@ -19,9 +19,10 @@ extension JSONStreamWriter {
         bytes.append(UInt8(ascii: "\""))
     }
 
+    // Safety: `utf8` is valid for this call (the caller's `withContiguousStorageIfAvailable` or
+    // `withUnsafeBufferPointer`), only read, and every slice of it stays within its bounds: `runStart`
+    // and `index` only move forward from `startIndex`, and the loop stops at `endIndex`.
     private func writeEscaped(_ utf8: UnsafeBufferPointer<UInt8>) {
-        // Safety: `utf8` is valid for this call (the caller's `withContiguousStorageIfAvailable` or
-        // `withUnsafeBufferPointer`), only read, and every slice of it stays within its bounds.
         // Most text needs no escape: one copy.
         guard utf8.contains(where: { $0 < 0x20 || $0 == UInt8(ascii: "\"") || $0 == UInt8(ascii: "\\") }) else {
             bytes.append(contentsOf: utf8)
@@ -35,6 +36,7 @@ extension JSONStreamWriter {
                 utf8.formIndex(after: &index)
                 continue
             }
+            // Safety: `runStart <= index < endIndex` here (see above), a slice of `utf8`.
             bytes.append(contentsOf: UnsafeBufferPointer(rebasing: utf8[runStart..<index]))
             bytes.append(UInt8(ascii: "\\"))
             switch byte {
@@ -52,6 +54,7 @@ extension JSONStreamWriter {
             utf8.formIndex(after: &index)
             runStart = index
         }
+        // Safety: `runStart <= index == endIndex` here, a slice of `utf8`.
         bytes.append(contentsOf: UnsafeBufferPointer(rebasing: utf8[runStart..<index]))
     }
 
@@ -147,6 +150,7 @@ private struct ByteTarget: TextOutputStream {
         bytes.append(contentsOf: string.utf8)
     }
 
+    // Safety: the standard library passes a buffer valid for the call; it is only copied from.
     mutating func _writeASCII(_ buffer: UnsafeBufferPointer<UInt8>) {
         bytes.append(contentsOf: buffer)
     }

@@ -32,7 +32,7 @@ final class JSONStreamWriter {
     /// stream; `JSONEncoder` encodes it correctly.
     struct NeedsFoundation: Error {}
 
-    // The stored `var`s are marked `@exclusivity(unchecked)`: the writer is used by one thread at a time
+    // Safety: the stored `var`s are marked `@exclusivity(unchecked)`: the writer is used by one thread at a time
     // and none of its methods hands out an access that outlives it or calls user code while one is
     // open (an `encode(to:)` runs between accesses), so no two accesses overlap; the dynamic checks
     // cost more than the JSON they guard.
@@ -42,10 +42,12 @@ final class JSONStreamWriter {
 
     /// The values being encoded, outermost first: each `encode(to:)` in progress, and the nested
     /// containers opened in them and not yet finished.
+    // Safety: one thread, and no access open across user code (the note above); so for the fields below.
     @exclusivity(unchecked) private var frames: [Frame] = []
     /// The keys written into the open objects, so that a key written twice into one object is caught
     /// (`JSONEncoder` keeps the last value, `JSONDecoder` reads the first). Each frame owns the keys
     /// from its `keysStart` on.
+    // Safety: as `frames`.
     @exclusivity(unchecked) private var keys: [String] = []
     /// Where each key of ``keys`` starts in ``bytes``: the start of its member, after the separator.
     @exclusivity(unchecked) private var keyOffsets: [Int] = []
@@ -53,6 +55,7 @@ final class JSONStreamWriter {
     @exclusivity(unchecked) private var nextGeneration: UInt64 = 0
     /// Set when the value used its containers out of order or an error was thrown inside it: the
     /// bytes written since ``append(_:)`` began are not to be trusted.
+    // Safety: as `frames`.
     @exclusivity(unchecked) private var isSpoiled = false
 
     /// One value being written.

@@ -5,6 +5,7 @@
 /// forwarded action in raw memory, because in Canopy's unspecialised generic code every use of a generic
 /// struct such as `Optional<Action>` costs a runtime metadata lookup (see Docs/Performance.md).
 @usableFromInline
+// Safety: Sendable by hand: every field is confined to the tree's queue, as the note below details.
 final class ChainScratch<State, Action>: @unchecked Sendable {
     // Safety: every field is read and written only by `MiddlewareChain`, `MiddlewareLink` and
     // `MiddlewareContext`, on the tree's serial queue (the chain checks it in debug builds when an action
@@ -19,31 +20,39 @@ final class ChainScratch<State, Action>: @unchecked Sendable {
     // The fields the inlinable part of a run (`Middleware.invoker`, `MiddlewareLink.next`) uses are
     // `@usableFromInline`: that code is compiled in the app's module, still only on the tree's queue.
 
+    // Safety: `token` and `expecting` are queue-only, per the note above; each access is a plain read or
+    // write that calls no other code, so two accesses never overlap.
     // Counts actions; a context from an earlier action carries an older value.
     @exclusivity(unchecked) @usableFromInline var token: UInt64 = 0
     // The level whose context may call `next` now, or -1 when none may.
     @exclusivity(unchecked) @usableFromInline var expecting = -1
+    // Safety: as `token`.
     // Levels below this one have called `next` during the current action.
     @exclusivity(unchecked) @usableFromInline var forwardedThrough = 0
+    // Safety: as `token`: queue-only plain reads and writes, set and cleared by `MiddlewareChain.run`.
     @exclusivity(unchecked) @usableFromInline var isRunning = false
     // The last middleware called `next`; the action to reduce is in `forwarded`.
     @exclusivity(unchecked) @usableFromInline var didForward = false
     // A whole stride, not the size: room for the value and the padding after it, which a typed copy
     // of memory may read or write along with it (see `settle(into:)`).
+    // Safety: owned by this object: allocated here, freed in `deinit` after deinitialising any action
+    // left in it (`didForward`); initialised exactly while `didForward` is true (see the note above).
     @usableFromInline
     let forwarded = UnsafeMutableRawPointer.allocate(
         byteCount: MemoryLayout<Action>.stride,
         alignment: MemoryLayout<Action>.alignment
     )
-    // Not retained (`Unmanaged`: no retain or release to store, clear or hand on): `MiddlewareChain.run`'s
+    // Safety: not retained (`Unmanaged`: no retain or release to store, clear or hand on): `MiddlewareChain.run`'s
     // caller keeps it alive for the run, and it is cleared before the run returns.
     @exclusivity(unchecked) var environment: Unmanaged<MiddlewareEnvironment<Action>>?
+    // Safety: this field and the three below are queue-only plain reads and writes, as `token`.
     // The first error a middleware threw during the current action, and the middleware's level.
     @exclusivity(unchecked) var failure: (any Error)?
     // The middleware the run started at has moved the forwarded action into the engine's.
     @exclusivity(unchecked) @usableFromInline var didSettle = false
     // Whether `failure` is set: testing the optional existential would copy it, for each action.
     @exclusivity(unchecked) @usableFromInline var didFail = false
+    // Safety: as `token`.
     @exclusivity(unchecked) var failureLevel = 0
     // Reads the node's state on the queue (the state before the action, while the chain runs).
     let currentState: @Sendable () -> State
@@ -71,6 +80,7 @@ final class ChainScratch<State, Action>: @unchecked Sendable {
 
     /// Once the middleware the run started at has returned: moves the forwarded action, if any, into
     /// `action`, the engine's, unless a middleware threw.
+    // Safety: `action` is the engine's action on its stack, initialised and alive across this call.
     @inlinable
     func settle(into action: UnsafeMutablePointer<Action>) {
         guard didForward, !didFail else { return }

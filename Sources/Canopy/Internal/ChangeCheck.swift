@@ -7,6 +7,7 @@
 /// none of the value witness calls that code generic over the state pays (about 90 instructions per
 /// action). One check is shared by every node of the same types.
 @usableFromInline
+// Safety: Sendable by hand: its one field is a `let` closure that captures nothing mutable (note below).
 final class ChangeCheck<Value, Action>: @unchecked Sendable {
     // Safety: `reduce` never changes, and the closure captures nothing but, in generic code, the
     // metatype of the state's type (for its `==`), which is immutable.
@@ -31,6 +32,7 @@ final class ChangeCheck<Value, Action>: @unchecked Sendable {
     /// A new check, or `nil` when `Value` is not `Equatable` plain data.
     @inlinable
     static func make() -> ChangeCheck? {
+        // Safety: `_isPOD` only asks the runtime whether `Value` is plain data (no references to share).
         guard _isPOD(Value.self), let equatable = Value.self as? any Equatable.Type else {
             return nil
         }

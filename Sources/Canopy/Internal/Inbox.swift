@@ -167,6 +167,8 @@ protocol InboxReceiver: AnyObject, Sendable {
     ///     uninitialised.
     ///   - entry: Where in the pipeline the action enters, and what caused it.
     /// - Returns: What became of the action.
+    // Safety: the pointer is a slot of the drain's batch, valid for the call; the receiver, whose `Action`
+    // is the type the entry was pushed with, moves the value out, and the batch then counts the slot empty.
     func receiveAction(at action: UnsafeMutableRawPointer, entry: EntryContext) -> ProcessOutcome
 
 }
@@ -252,6 +254,7 @@ struct InboxState: Sendable {
 }
 
 /// A batch of inbox entries: actions in raw memory, and the work items that run between them.
+// Safety: Sendable by hand: a buffer moves between threads whole, with one owner at a time (note below).
 struct InboxBuffer: @unchecked Sendable {
     // Safety: a buffer has one owner at a time: the inbox's lock while it collects pending entries or
     // waits as the spare, then the drain on the tree's queue that took it, until it hands it back
@@ -303,6 +306,8 @@ struct InboxBuffer: @unchecked Sendable {
     /// The capacity a buffer keeps across idle periods.
     static let retainedCapacity = 1_024
 
+    // Safety: `actions` and `targets` are the two blocks described at the top of the struct: owned by
+    // the buffer's one owner, allocated and freed through `InboxMemory`, initialised up to the counts.
     var actions: UnsafeMutableRawPointer?
     var capacity = 0
     var count = 0
@@ -381,6 +386,8 @@ struct InboxBuffer: @unchecked Sendable {
             return
         }
         let outcome: ProcessOutcome
+        // Safety: `action` is the initialised slot at `position`; the receiver moves it out, or it is
+        // deinitialised here, so either way `run` may count it empty.
         if extras.run?.isCurrent ?? true {
             outcome = receiver.receiveAction(at: UnsafeMutableRawPointer(action), entry: extras.entry)
         } else {
@@ -402,6 +409,7 @@ struct InboxBuffer: @unchecked Sendable {
         count = 0
     }
 
+    // Safety: typed with the inbox's `Action`, the only type `Inbox<Action>` writes to `actions`.
     private func slot<Action>(_ index: Int, _: Action.Type) -> UnsafeMutablePointer<Action> {
         // Safety: called only with `index < capacity`, so `actions` is allocated.
         actions.unsafelyUnwrapped.assumingMemoryBound(to: Action.self) + index

@@ -26,11 +26,14 @@ enum InboxMemory {
     ///   - reallocating: Whether to grow the block with `realloc`; by default, when `Value` allows it
     ///     (tests pass `false` to check the other way).
     /// - Returns: Memory for `capacity` values, with the `count` values of `old` moved to its start.
+    // Safety: the caller owns `old` (a block from here, or `nil`) and hands it over with its `count`
+    // initialised values; each branch below says why moving them is valid.
     static func grown<Value>(
         _ old: UnsafeMutablePointer<Value>?,
         count: Int,
         toCapacity capacity: Int,
         reallocating: Bool = canReallocate(Value.self)
+        // Safety: the caller owns the result until it passes it to `grown` again or to `deallocate`.
     ) -> UnsafeMutablePointer<Value> {
         precondition(count <= capacity, "Internal inconsistency: \(count) values do not fit in \(capacity)")
         // At least one byte, so that no block is asked for with size zero (a capacity of zero): `realloc`
@@ -59,6 +62,7 @@ enum InboxMemory {
 
     /// Frees memory from ``grown(_:count:toCapacity:reallocating:)``, whose values the caller has
     /// deinitialised or moved out. (Not named `free`, which would hide the C function here.)
+    // Safety: see the body.
     static func deallocate(_ memory: UnsafeMutableRawPointer?) {
         // Safety: every block of an inbox buffer comes from `realloc` or `posix_memalign` (`grown`), both
         // of which `free` takes back, and its owner passes it here once, after its last use.
@@ -66,6 +70,7 @@ enum InboxMemory {
     }
 
     /// Whether moving the bytes of values of `type` moves the values, and `malloc` aligns them.
+    // Safety: the question `realloc`'s byte copy depends on, asked of the runtime, and malloc's alignment.
     static func canReallocate<Value>(_ type: Value.Type) -> Bool {
         _isBitwiseTakable(type) && MemoryLayout<Value>.alignment <= mallocAlignment
     }
@@ -74,6 +79,7 @@ enum InboxMemory {
     private static var mallocAlignment: Int { 2 * MemoryLayout<Int>.size }
 
     /// A block of `byteCount` bytes aligned to `alignment`, which `free` frees.
+    // Safety: the block is returned to the caller (`grown`), which owns it from then on.
     private static func allocate(_ byteCount: Int, alignment: Int) -> UnsafeMutableRawPointer {
         // Safety: `posix_memalign` writes the block's address into `block` only when it returns 0, and
         // wants an alignment that is a power of two and a multiple of a pointer's size: a Swift type's

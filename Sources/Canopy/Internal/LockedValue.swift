@@ -13,6 +13,8 @@ import Musl
 /// thread sanitizer cannot see, so every access under it is reported as a race. This box uses the
 /// platform lock the sanitizer understands (`os_unfair_lock` on Darwin, `pthread_mutex_t` elsewhere).
 /// As with `Mutex`, copy what you need out under the lock and call out after releasing it.
+// Safety: Sendable by hand: `value` is reached only under `lock` (note below), and only a `Sendable`
+// value can be put in (the `init` requires it).
 package final class LockedValue<Value>: @unchecked Sendable {
     // Safety: `value` is read and written only inside `withLock`, between lock and unlock of `lock`,
     // which serialises every access. The lock lives in memory this object allocates once and never
@@ -22,8 +24,10 @@ package final class LockedValue<Value>: @unchecked Sendable {
     #if canImport(Darwin)
     private let lock: UnsafeMutablePointer<os_unfair_lock>
     #else
+    // Safety: allocated and initialised in `init`, destroyed and freed in `deinit`; never moves.
     private let lock: UnsafeMutablePointer<pthread_mutex_t>
     #endif
+    // Safety: touched only in `withLock`, between lock and unlock (the note above).
     @exclusivity(unchecked) private var value: Value
 
     package init(_ value: Value) where Value: Sendable {

@@ -45,10 +45,14 @@ struct NodeObservers<State> {
     ///
     /// Inlined where it is called, like ``ObserverStorage/notify(_:)``: into a child's composition,
     /// compiled for the state's type, and into the node's own notification.
+    // Safety: `list` is the node's list, borrowed from its box (`StateNode.borrowedObserverList`), which
+    // the node holds and which observers cannot replace while they run (every way back goes through the
+    // inbox), so it stays alive for the call.
     @inlinable
     @inline(__always)
     mutating func notify(_ state: State, list: Unmanaged<ObserverStorage<State>>?) -> [Int]? {
         if let list {
+            // Safety: alive for the call, as above.
             return list._withUnsafeGuaranteedRef { $0.notify(state) }
         }
         guard let status = ObserverStorage.call(&single, with: state), status == .dead else { return nil }

@@ -5,6 +5,7 @@
 /// keeping the last accepted *projection* reads the key path once per state, where comparing the last
 /// state with the new one through the predicate reads it twice.
 @usableFromInline
+// Safety: Sendable by hand: its one `var` is confined to the subscribing tree's queue (note below).
 final class ProjectionFilter<State, Value: Equatable>: @unchecked Sendable {
     // Safety: `last` is read and written only in `accepts`, which runs only on the subscribing tree's
     // serial queue: a subscription calls it from its observer, directly or through its
@@ -15,6 +16,7 @@ final class ProjectionFilter<State, Value: Equatable>: @unchecked Sendable {
     @usableFromInline
     let project: @Sendable (State) -> Value
 
+    // Safety: only `accepts` touches it, on the tree's queue, with no call out during the access.
     @usableFromInline
     @exclusivity(unchecked) var last: Value?
 

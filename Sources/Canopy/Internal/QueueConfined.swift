@@ -6,6 +6,7 @@ import Dispatch
 /// Its accesses come from observer calls during the tree's drain and from timers scheduled straight on
 /// the queue, so each access checks the queue, in every build: a compare of the current queue, made
 /// once per accepted state or timer, never per action.
+// Safety: Sendable by hand: `_value` is confined to `queue`, checked on every access (note below).
 final class QueueConfined<Value>: @unchecked Sendable {
     // Safety: `_value` is reached only through `value`, whose accessors check, in every build, that they
     // run on `queue` (the tree's serial queue), which serialises every access.

@@ -46,6 +46,8 @@ struct ScratchStack<Element: BitwiseCopyable>: ~Copyable {
         count = 0
     }
 
+    // Safety: the new block replaces `elements` as the stack's own memory; the `count` initialised values
+    // move over, and the old block, left with none, is freed.
     private mutating func grow() {
         let grown = UnsafeMutablePointer<Element>.allocate(capacity: 2 * capacity)
         grown.moveInitialize(from: elements, count: count)

@@ -8,6 +8,7 @@
 enum SharedPerType: Sendable {
     /// What was made for an instantiation, `nil` included, so that `make` is not asked again for a type
     /// it has nothing for.
+    // Safety: Sendable by hand: one `let`, holding a `Sendable` object or `nil` (note below).
     private final class Found: @unchecked Sendable {
         // Safety: `stored` is `nil` or an instance of the class of the key it is kept under, which is
         // `Sendable`; it never changes.

@@ -21,6 +21,8 @@ import Musl
 /// The flag is a `Synchronization.Atomic` (acquire on lock, release on unlock), which the thread
 /// sanitizer sees, unlike `Mutex`'s futex calls on Linux.
 @usableFromInline
+// Safety: Sendable by hand: `value` is reached only under the flag (note below), and only a `Sendable`
+// value can be put in (the `init` requires it).
 final class SpinLockedValue<Value>: @unchecked Sendable {
     // Safety: `value` is read and written only inside `withLock`, between the acquiring exchange of
     // `isLocked` from `false` to `true` and the releasing store of `false`, which serialises every
@@ -31,6 +33,7 @@ final class SpinLockedValue<Value>: @unchecked Sendable {
     // them, but for a caller of `lock()` and `unlock()` (the action recorder), which touches `value` only
     // between the two, as `withLock` does.
     @usableFromInline let isLocked = Atomic<Bool>(false)
+    // Safety: touched only while `isLocked` is held by the caller (the note above).
     @usableFromInline @exclusivity(unchecked) var value: Value
 
     @usableFromInline

@@ -8,6 +8,7 @@ import Dispatch
 /// `QueueConfined` made the runtime look up `Optional<State>`'s metadata and copy the optional twice per
 /// call. Here the last state lives in memory typed only by `State`, whose metadata comes with `self`,
 /// beside a flag.
+// Safety: Sendable by hand: its state is confined to `queue` and its memory owned here (note below).
 final class StateDeduplicator<State>: @unchecked Sendable {
     // Safety: `last` and `hasLast` are private and used only in `accepts`, which runs only on `queue`
     // (the subscription's observer is called only there; debug builds check it), so accesses are
@@ -18,6 +19,7 @@ final class StateDeduplicator<State>: @unchecked Sendable {
     /// Set for equatings that compare one projection: it keeps the last projection instead of the last
     /// state, and `last` stays unused.
     private let projectionFilter: (@Sendable (State) -> Bool)?
+    // Safety: allocated here, freed in `deinit`; holds a `State` exactly while `hasLast` (used on `queue`).
     private let last = UnsafeMutablePointer<State>.allocate(capacity: 1)
     @exclusivity(unchecked) private var hasLast = false
 

@@ -36,6 +36,8 @@ public struct Middleware<State, Action>: Sendable {
     /// numbered `token`; the chain's bookkeeping is in the link's scratch. The action is read in place
     /// through `action`. When `entry` is set, the chain started here: `action` is the engine's, and the
     /// action the chain forwards, if any, is moved into it once the body has returned.
+    // Safety: `action` points at an initialised action valid for the call (the engine's, or the local
+    // copy `MiddlewareLink.invoke` makes), which the body reads in place and never keeps.
     @usableFromInline
     typealias Invoke =
         @Sendable (

@@ -6,6 +6,7 @@
 ///
 /// The per-action path touches only classes, pointers and non-generic values, so in unspecialised code it
 /// makes no runtime metadata lookup and no allocation.
+// Safety: Sendable by hand for the reason given on the first line of the body (all `let`s).
 final class MiddlewareChain<State, Action>: NodeMiddleware<Action>, @unchecked Sendable {
     // Safety: every stored property is a `let` of a `Sendable` type, or of `Unmanaged` of one (`head`).
     private let first: MiddlewareLink<State, Action>?
@@ -53,12 +54,14 @@ final class MiddlewareChain<State, Action>: NodeMiddleware<Action>, @unchecked S
             )
         }
         self.first = link
+        // Safety: `head` is `first` unretained; `first`, a `let`, keeps it alive as long as the chain.
         self.head = link.map { Unmanaged.passUnretained($0) }
         self.firstOnlyTaps = link?.onlyTapsFromHere ?? false
         self.count = middlewares.count
         self.resolvers = resolvers
         self.scratch = scratch
         self.nodeEnvironment = environment
+        // Safety: `environment` unretained; `nodeEnvironment`, a `let`, keeps it alive as long as the chain.
         let unretainedEnvironment = environment.map { Unmanaged.passUnretained($0) }
         self.unretainedEnvironment = unretainedEnvironment
         let onlyObserves = firstOnlyTaps && environment != nil
@@ -148,6 +151,7 @@ final class MiddlewareChain<State, Action>: NodeMiddleware<Action>, @unchecked S
 
     /// Runs the middlewares from `start` on, which only observe, for the action at `action` (passed by
     /// pointer, so that nobody copies it).
+    // Safety: `action` points at the caller's `inout` action, valid for the call (see the body).
     @inline(__always)
     private static func tapThrough(
         _ action: UnsafeMutablePointer<Action>,
@@ -160,6 +164,8 @@ final class MiddlewareChain<State, Action>: NodeMiddleware<Action>, @unchecked S
     }
 
     /// `tapThrough(_:from:environment:)` for the link and environment the chain holds unretained.
+    // Safety: `action` as above; `start` and `environment` are the chain's `head` and
+    // `unretainedEnvironment`, which the chain keeps alive (see the body).
     @inline(never)
     private static func tapThrough(
         _ action: UnsafeMutablePointer<Action>,
@@ -175,6 +181,8 @@ final class MiddlewareChain<State, Action>: NodeMiddleware<Action>, @unchecked S
     }
 
     /// Notes that an action starts at the middleware at `level`; returns the action's token.
+    // Safety: `environment` is stored unretained until `end` clears it; every caller of `begin` calls
+    // `end` before returning, and keeps the environment alive until then (the chain's, or `run`'s argument).
     @inline(__always)
     private func begin(at level: Int, environment: Unmanaged<MiddlewareEnvironment<Action>>) -> UInt64 {
         let scratch = self.scratch
@@ -204,6 +212,7 @@ final class MiddlewareChain<State, Action>: NodeMiddleware<Action>, @unchecked S
 
     /// After a run in which a middleware threw, or none forwarded an action: the outcome, resolved or
     /// reported.
+    // Safety: both come from `end`: the caller's `inout` action and the run's environment (see the body).
     @inline(never)
     private func stopped(
         _ pointer: UnsafeMutablePointer<Action>,

@@ -47,6 +47,7 @@ final class MiddlewareEnvironment<Action>: Sendable {
         let id: StoreID
         let isRoot: Bool
 
+        // Safety: `node` is stored as is, never dereferenced (see `node` above).
         init(tree: StoreTree, node: Unmanaged<TreeNode>, id: StoreID) {
             self.tree = tree
             self.node = node

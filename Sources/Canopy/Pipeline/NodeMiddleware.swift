@@ -4,6 +4,7 @@
 /// A class whose one method the subclass that knows the state type, ``MiddlewareChain``, overrides,
 /// rather than a stored closure: the engine calls it through the class's table, without loading a closure context and going
 /// through a partial application.
+// Safety: Sendable by hand: all `let`s, as the note below details.
 class NodeMiddleware<Action>: @unchecked Sendable {
     // Safety: its stored properties are `let`s of `Sendable` types, and `soleEnvironment`, an
     // unretained reference to the environment the subclass holds as long as itself; its subclass is
@@ -24,8 +25,10 @@ class NodeMiddleware<Action>: @unchecked Sendable {
     final let soleTap: Tap
     /// The environment of the node the chain is attached to when ``hasSoleTap``, unretained: the
     /// subclass holds it.
+    // Safety: the subclass's `nodeEnvironment`, a `let`, keeps it alive as long as this object.
     final let soleEnvironment: Unmanaged<MiddlewareEnvironment<Action>>?
 
+    // Safety: `environment` must be held by the subclass for its whole life (`MiddlewareChain` holds it).
     init(onlyObserves: Bool, soleTap: Tap?, environment: Unmanaged<MiddlewareEnvironment<Action>>?) {
         self.onlyObserves = onlyObserves
         if let soleTap, let environment {

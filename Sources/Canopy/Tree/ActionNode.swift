@@ -1,5 +1,6 @@
 /// A tree node that takes actions of type `Action`: the part of a node the engine's walk up the tree
 /// (``StoreTree/reduceUp(_:from:)``) needs.
+// Safety: Sendable by hand: its one `var` is queue-confined (see the note below), as `TreeNode`'s are.
 class ActionNode<Action: Sendable>: TreeNode, InboxReceiver, @unchecked Sendable {
     // Safety: `lastChanged` is set and read only on the tree's queue, like
     // `TreeNode`'s fields; the `let` never changes.
@@ -10,6 +11,7 @@ class ActionNode<Action: Sendable>: TreeNode, InboxReceiver, @unchecked Sendable
     /// a child's local state); `false` only when a change check said it did not. The nodes that reduce
     /// (the root and children) set it; a node kept it in its own class, where it took 8 bytes with
     /// its padding.
+    // Safety: queue-only: written by `reduceOwn`, read by the walk down (`refresh`, `visit`); plain accesses.
     @exclusivity(unchecked) final var lastChanged = true
 
     init(tree: StoreTree, parent: TreeNode?, sharesRootInbox: Bool) {
@@ -47,6 +49,7 @@ class ActionNode<Action: Sendable>: TreeNode, InboxReceiver, @unchecked Sendable
     ///
     /// The next node is returned unretained: it is an ancestor of this one, which holds it, and the
     /// caller holds this one. Returned strongly, it cost each step of the walk up a retain and a release.
+    // Safety: see the paragraph above: the returned ancestor is held by this node, which the caller holds.
     func reduceOwn(_ action: Action) -> Unmanaged<ActionNode<Action>>? {
         preconditionFailure("Internal inconsistency: \(type(of: self)) does not reduce")
     }
@@ -76,6 +79,7 @@ class ActionNode<Action: Sendable>: TreeNode, InboxReceiver, @unchecked Sendable
     /// unretained: for the engine's middleware stage, on every action. The node holds its box, the box
     /// the middleware, and only `use(_:resolvers:)` replaces it, in a work item, never while an action is
     /// in the stage.
+    // Safety: unretained, valid while the caller holds the node, for the reasons in the paragraph above.
     final var attachedMiddleware: Unmanaged<NodeMiddleware<Action>> {
         @inline(__always) get {
             assert(hasMiddleware, "Internal inconsistency: \(type(of: self)) has no middleware")
@@ -167,8 +171,9 @@ class ActionNode<Action: Sendable>: TreeNode, InboxReceiver, @unchecked Sendable
         nil
     }
 
+    // Safety: the inbox hands this node only actions pushed for it, of its `Action` type.
     final func receiveAction(at action: UnsafeMutableRawPointer, entry: EntryContext) -> ProcessOutcome {
-        // Safety: the inbox hands this node only actions pushed for it, of its `Action` type.
+        // Safety: as above; the action is moved out, so the inbox counts the slot empty.
         tree.process(action.assumingMemoryBound(to: Action.self).move(), at: self, entry: entry)
     }
 }

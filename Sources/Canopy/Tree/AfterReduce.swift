@@ -1,5 +1,7 @@
 /// A step of the after-reduce stage: it gets the value it watches in a node's own state, in place, right
 /// after the node's reducer ran (`CanopyPersistence` drains change sets this way).
+// Safety: the pointer is valid only during the step's call: `AfterReduce.run` makes it from the state's
+// address, which the node's reducer holds for that call.
 package typealias AfterReduceStep<Value> = @Sendable (UnsafeMutablePointer<Value>) -> Void
 
 /// The after-reduce stage: steps that run on part of a node's own state right after the node's reducer,
@@ -20,6 +22,7 @@ struct AfterReduce<Value>: Sendable {
     /// set.
     ///
     /// - Parameter state: The address of the node's own state, valid for the whole call.
+    // Safety: `state` is the address of the node's own state, valid for the call (see above).
     @inline(__always)
     func run(at state: UnsafeMutableRawPointer) {
         let value = state.advanced(by: offset)
@@ -33,6 +36,7 @@ struct AfterReduce<Value>: Sendable {
 }
 
 /// The address of a root's state, for its after-reduce steps.
+// Safety: Sendable by hand for the reason on the first line of the body.
 struct StateAddress: @unchecked Sendable {
     // Safety: used only on the tree's queue, by the root's reducer (which the root owns, so the address,
     // freed in the root's deinit, outlives every use).

@@ -52,9 +52,9 @@ final class ChildHandle<State: Sendable, Action: Sendable>: StoreHandle, InboxRe
         node.push(action, through: self, entry: entry, outcome: completion.map(node.outcomeHandler))
     }
 
+    // Safety: the inbox hands this handle only actions pushed through it, of its node's `Action`,
+    // which the node moves out; the entry holds this handle, which holds the node, for the call.
     func receiveAction(at action: UnsafeMutableRawPointer, entry: EntryContext) -> ProcessOutcome {
-        // Safety: the inbox hands this handle only actions pushed through it, of its node's `Action`,
-        // which the node moves out.
         node.receiveAction(at: action, entry: entry)
     }
 

@@ -8,14 +8,14 @@
 /// Removing leaves an empty slot, so no other child moves; each child knows its slot
 /// (``TreeNode/listSlot``), so removal is O(1). The list is compacted once half of it is empty.
 struct ChildList: ~Copyable {
+    // One word in the node, the counts in the block: most nodes are leaves, with no block at all, and a
+    // node's size is what W4 counts for every child store (the counts inline took 12 bytes more).
+    //
     // Safety: `storage` is `nil` or one heap block: a `Header` at its start, then memory for
     // `header.capacity` optional unmanaged references at `entriesOffset`, the first `header.used` of them
     // initialised (a removed child leaves `nil`); each non-`nil` one holds a +1 retain of its child,
     // taken in `add` and given back in `remove` or `deinit`. The list has one owner, a node, and is used
     // only on the tree's queue (or in the node's `deinit`, when nothing else can reach it).
-    //
-    // One word in the node, the counts in the block: most nodes are leaves, with no block at all, and a
-    // node's size is what W4 counts for every child store (the counts inline took 12 bytes more).
     private var storage: UnsafeMutableRawPointer?
 
     private struct Header {
@@ -40,6 +40,7 @@ struct ChildList: ~Copyable {
     }
 
     /// The header at the start of `storage`, a block made by `makeRoom()`.
+    // Safety: callers pass only `self.storage`, non-`nil`, a block `makeRoom()` made (see below).
     private static func header(_ storage: UnsafeMutableRawPointer) -> UnsafeMutablePointer<Header> {
         // Safety: `makeRoom()` binds the block's first bytes to `Header` and initialises them.
         storage.assumingMemoryBound(to: Header.self)
@@ -84,6 +85,7 @@ struct ChildList: ~Copyable {
 
     /// Takes `child`, which is in the list, out of it; returns the list's reference for the caller to
     /// release once it no longer uses the child.
+    // Safety: the returned reference is the +1 retain the list took in `add`, handed to the caller.
     mutating func remove(_ child: TreeNode) -> Unmanaged<TreeNode> {
         let slot = Int(child.listSlot)
         // Safety: `child` is in the list, so the block exists, `slot < used` and the entry holds it.
@@ -107,6 +109,7 @@ struct ChildList: ~Copyable {
     /// meanwhile, which empties its slot (and, when it was the last child, marks the slots unused, all of
     /// them being empty) and moves no other child. The buffer is valid until a child is added, which may
     /// move the block; nothing adds a child during the walk.
+    // Safety: see the body: the first `used` entries are initialised; the block lives until `makeRoom`/`deinit`.
     var slots: UnsafeBufferPointer<Unmanaged<TreeNode>?> {
         // Safety: the first `used` entries of the block are initialised (see `storage`); the buffer
         // stays valid while the block does, which the caller ensures by adding no child meanwhile.
@@ -126,10 +129,14 @@ struct ChildList: ~Copyable {
         let capacity = Int(old.capacity)
         let newCapacity =
             live * 2 < Int(old.used) ? Swift.max(4, live * 2) : Swift.max(4, capacity + capacity / 2)
+        // Safety: owned by the list from `storage = grown` below until the next `makeRoom` or `deinit`
+        // frees it; sized for the header at 0 and `newCapacity` entries at `entriesOffset` (16, past the
+        // 12-byte header and a multiple of the entries' alignment), aligned for both.
         let grown = UnsafeMutableRawPointer.allocate(
             byteCount: Self.entriesOffset + newCapacity * MemoryLayout<Unmanaged<TreeNode>?>.stride,
             alignment: Swift.max(MemoryLayout<Header>.alignment, MemoryLayout<Unmanaged<TreeNode>?>.alignment)
         )
+        // Safety: the fresh block is bound once, to the types `header(_:)` and `entries(_:)` later assume.
         grown.bindMemory(to: Header.self, capacity: 1)
         let grownEntries = (grown + Self.entriesOffset).bindMemory(
             to: Unmanaged<TreeNode>?.self,

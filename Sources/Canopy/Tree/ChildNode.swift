@@ -10,6 +10,7 @@
 ///
 /// A child makes its cache only when a node below it reads it (a child of its own attaches, or a store
 /// below reads its state): a leaf, the usual child, has none, and its ``state`` is composed when read.
+// Safety: Sendable by hand: its `var`s are queue-confined, as `StateNode`'s (see the note below).
 final class ChildNode<ParentState: Sendable, Local: Sendable, State: Sendable, Action: Sendable>:
     StateNode<State, Action>, @unchecked Sendable
 {
@@ -20,6 +21,8 @@ final class ChildNode<ParentState: Sendable, Local: Sendable, State: Sendable, A
     private let kind: ChildKind<ParentState, Local, State, Action>
     /// Last: its size depends on `Local`, so the fields after it would be found through offsets read
     /// from the class's metadata on every use, where those before it have offsets fixed when compiled.
+    // Safety: queue-only (see `reducer`); passed `inout` to the reducer and the composition, which cannot
+    // reach this node again synchronously (every way back into the tree goes through the inbox).
     @exclusivity(unchecked) private var local: Local
 
     /// The parent, typed: `parentNode`, which `init` sets to it (a second stored reference would cost
@@ -41,6 +44,7 @@ final class ChildNode<ParentState: Sendable, Local: Sendable, State: Sendable, A
         super.init(tree: parent.tree, parent: parent, sharesRootInbox: parent.sharesRootInbox)
     }
 
+    // Safety: returns the parent unretained; see the `return` below.
     override func reduceOwn(_ action: Action) -> Unmanaged<ActionNode<Action>>? {
         // Only a node with children has a use for the check: a leaf's visit is the same whether its
         // state changed or not, and the check costs a copy and a comparison.
@@ -53,6 +57,7 @@ final class ChildNode<ParentState: Sendable, Local: Sendable, State: Sendable, A
             reduceInPlace(&local, action, with: &reducer)
             lastChanged = true
         }
+        // Safety: the parent is a `let` of this node (`parentNode`), which the caller of `reduceOwn` holds.
         return .passUnretained(parent)
     }
 
@@ -119,13 +124,19 @@ final class ChildNode<ParentState: Sendable, Local: Sendable, State: Sendable, A
     /// The kind is used unretained: it is a `let` of this node, and its closure a `let` of the kind.
     /// Called on the kind as a property, the closure's context was retained and released around every
     /// call.
+    // Safety: `cache` and `list` are this node's box's, which the node holds (see `writeCachedState`);
+    // `parent.cache` exists (made when this child attached or by `refreshAncestors`, see
+    // `composeAndNotify`) and lives as long as the parent, which this node holds.
     @inline(__always)
     private func compose(
         _ cache: UnsafeMutablePointer<State>?,
         _ isInitialized: Bool,
         _ observers: inout NodeObservers<State>,
+        // Safety: see the note above `compose`.
         _ list: Unmanaged<ObserverStorage<State>>?
     ) -> [Int]? {
+        // Safety: `kind` is a `let` of this node, alive while the caller holds the node; `list` is only
+        // handed on (see above).
         Unmanaged.passUnretained(kind)._withUnsafeGuaranteedRef { kind in
             kind.compose(UnsafePointer(parent.cache), &local, cache, isInitialized, &observers, list)
         }
@@ -148,6 +159,8 @@ final class ChildNode<ParentState: Sendable, Local: Sendable, State: Sendable, A
     override func addAfterReduce<Value>(_ afterReduce: AfterReduce<Value>) {
         tree.assertOnQueue()
         let reduce = reducer
+        // Safety: `withUnsafeMutablePointer` gives `local`'s address for the call only; `run` writes at an
+        // offset inside `Local` (`ownStateOffset` checked it), with the `Value` type of its key path.
         reducer = { local, action in
             reduce(&local, action)
             withUnsafeMutablePointer(to: &local) { afterReduce.run(at: UnsafeMutableRawPointer($0)) }
@@ -167,6 +180,7 @@ final class ChildNode<ParentState: Sendable, Local: Sendable, State: Sendable, A
 /// that answered `.dead` (``NodeObservers/notify(_:list:)``). Made where
 /// `with(_:reducer:)` is inlined, so it is compiled for the concrete types: the pair is built, and the
 /// observers' loop runs, without the runtime's type lookups or a copy of the state through it.
+// Safety: the pointers are valid for the call only; `ChildNode.compose` says who owns each.
 @usableFromInline
 typealias Compose<ParentState, Local, State> =
     @Sendable (
@@ -175,5 +189,6 @@ typealias Compose<ParentState, Local, State> =
         _ cache: UnsafeMutablePointer<State>?,
         _ isInitialized: Bool,
         _ observers: inout NodeObservers<State>,
+        // Safety: as the other pointers above.
         _ list: Unmanaged<ObserverStorage<State>>?
     ) -> [Int]?

@@ -2,6 +2,7 @@
 /// a `map(state:)`, `flatMap(state:)` or `map(actions:)` store hang from. It has no state of its own.
 ///
 /// Views nobody hangs children from stay outside the tree (``ViewHandle``).
+// Safety: Sendable by hand: all its own fields are `let`s; what it inherits is confined as `TreeNode` says.
 final class MappedNode<ParentState: Sendable, ParentAction: Sendable, State: Sendable, Action: Sendable>:
     StateNode<State, Action>, @unchecked Sendable
 {
@@ -34,8 +35,10 @@ final class MappedNode<ParentState: Sendable, ParentAction: Sendable, State: Sen
         )
     }
 
+    // Safety: returns the parent unretained or `nil`; see the `return` below.
     override func reduceOwn(_ action: Action) -> Unmanaged<ActionNode<Action>>? {
         if let sameActionParent {
+            // Safety: `sameActionParent` is `parent`, a `let` of this node, which the caller holds.
             return .passUnretained(sameActionParent)
         }
         tree.reduceUp(transformAction(action), from: parent)

@@ -16,6 +16,7 @@ class TreeNodeExtras {
     // `TreeNode` gives for its own: no access to them spans a call that could reach them again.
 
     /// The node's attached children, in the order they attached.
+    // Safety: queue-only (the note above); the walk down reads its slots through a buffer, not an access.
     @exclusivity(unchecked) final var children = ChildList()
 
     /// File-private: the only box made is a ``NodeExtras`` (the typed accessors rely on it).
@@ -25,6 +26,7 @@ class TreeNodeExtras {
 /// The part of a node's box that knows its action type: what the engine's middleware stage reads.
 class ActionNodeExtras<Action: Sendable>: TreeNodeExtras {
     /// The node's middleware, once some is attached.
+    // Safety: queue-only, as `children`; replaced only by `use`, in a work item, never during an action.
     @exclusivity(unchecked) final var middleware: NodeMiddleware<Action>?
 
     fileprivate override init() {}
@@ -40,6 +42,8 @@ final class NodeExtras<State: Sendable, Action: Sendable>: ActionNodeExtras<Acti
     @exclusivity(unchecked) var cache: UnsafeMutablePointer<State>?
 
     /// The node's observers once it has had two (the first one is inside the node: ``NodeObservers``).
+    // Safety: queue-only, as `children`; read in place (`Unmanaged.borrowing`) while observers run, which
+    // cannot replace it (every way back into the tree goes through the inbox).
     @exclusivity(unchecked) var observerList: ObserverStorage<State>?
 
     /// Where each observer is in `observerList`, once there are more than a few.

@@ -4,8 +4,10 @@
 /// It does not retain the nodes: while an action is processed, the receiving node is held by whoever
 /// handed it over (the inbox entry, the caller of `receive`), and every other node on the path is its
 /// ancestor, held by it. The path is emptied after every action.
+// Safety: unretained, for the reason in the paragraph above; `StoreTree` empties it after each action.
 typealias NodePath = ScratchStack<Unmanaged<TreeNode>>
 
+// Safety: as `NodePath`: `append` takes a node the caller holds, or an ancestor of it.
 extension ScratchStack where Element == Unmanaged<TreeNode> {
     mutating func append(_ node: TreeNode) {
         push(.passUnretained(node))

@@ -2,6 +2,7 @@ import Dispatch
 
 /// The root of a store tree: it creates the tree's engine (queue, clock, inbox) and holds the root state,
 /// in its cache.
+// Safety: Sendable by hand: its one `var` is queue-confined (below), the rest as `StateNode` says.
 final class RootNode<State: Sendable, Action: Sendable>: StateNode<State, Action>, @unchecked Sendable {
     // Safety: `reducer` is used only on the tree's queue, like `TreeNode`'s fields.
     /// The root's reducer, followed by its after-reduce steps once some are added.
@@ -57,6 +58,7 @@ final class RootNode<State: Sendable, Action: Sendable>: StateNode<State, Action
         tree.drain(rootInbox, root: self)
     }
 
+    // Safety: returns `nil` (the root has no parent); the cache it reduces is the root's own, below.
     override func reduceOwn(_ action: Action) -> Unmanaged<ActionNode<Action>>? {
         tree.assertOnQueue()
         // The root's cache is its state, initialised in `init`.
@@ -92,7 +94,7 @@ final class RootNode<State: Sendable, Action: Sendable>: StateNode<State, Action
     override func addAfterReduce<Value>(_ afterReduce: AfterReduce<Value>) {
         tree.assertOnQueue()
         let reduce = reducer
-        // The reducer is only ever called on the cache (`reduceOwn`), and lives no longer than the node,
+        // Safety: the reducer is only ever called on the cache (`reduceOwn`), and lives no longer than the node,
         // whose box frees the cache when it is freed with the node: the address can be taken once, here.
         // Taking it from the reducer's `inout` argument instead costs a generic call per action.
         let state = StateAddress(UnsafeMutableRawPointer(cache))

@@ -11,6 +11,7 @@ import Foundation
 /// The root and a mapped node cache their state (for the root, the cache *is* the state); a child
 /// caches its state once a node below it reads it (``ChildNode``). The engine keeps a cache current while
 /// the node is attached; otherwise ``state`` computes the state on demand.
+// Safety: Sendable by hand because its `var`s are confined to the tree's queue, as the note below details.
 class StateNode<State: Sendable, Action: Sendable>: ActionNode<Action>, StoreHandle, @unchecked Sendable {
     // Safety: as for `TreeNode`, the `var`s, the box of extras and the memory of the cache in it are used
     // only on the tree's queue, except in a root's `init`, which makes the box and the cache before the
@@ -19,6 +20,8 @@ class StateNode<State: Sendable, Action: Sendable>: ActionNode<Action>, StoreHan
     // and `currentTarget`, live only while the node is held by whoever handed it to `process`).
     /// The observers: the first one inside the node; a list, in the box of extras, once a second one
     /// comes (``NodeObservers``).
+    // Safety: touched only on the queue (`addObserver`, `removeObserver` and the walk down assert or rely on
+    // the drain's check); the walk passes it `inout` to observers, which cannot reach it again synchronously.
     @exclusivity(unchecked) private final var observers = NodeObservers<State>()
 
     /// Makes the box of this node's types.
@@ -88,6 +91,8 @@ class StateNode<State: Sendable, Action: Sendable>: ActionNode<Action>, StoreHan
     /// The cached state's memory, which the caller knows the node has: the root's, a mapped node's, or
     /// that of a node whose child reads it (an attached child's parent, an ancestor that
     /// ``refreshAncestors()`` brought up to date).
+    // Safety: the memory belongs to the box (`makeCache` allocates it, the box's `deinit` frees it), which
+    // the node holds for its whole life: the pointer is valid as long as the caller holds the node.
     final var cache: UnsafeMutablePointer<State> {
         @inline(__always) get {
             assert(hasCache, "Internal inconsistency: \(type(of: self)) read a cache it has not made")
@@ -98,6 +103,8 @@ class StateNode<State: Sendable, Action: Sendable>: ActionNode<Action>, StoreHan
     }
 
     /// The cached state's memory, if the node has made its cache.
+    // Safety: as `cache`: the box owns the memory and lives as long as the node; the box is read unretained
+    // because the node holds it and never replaces it (see `borrowedExtras`).
     private final var cacheIfMade: UnsafeMutablePointer<State>? {
         @inline(__always) get {
             guard let extras = borrowedStateExtras else { return nil }
@@ -117,6 +124,7 @@ class StateNode<State: Sendable, Action: Sendable>: ActionNode<Action>, StoreHan
 
     /// Makes the cache, which `initialize` initialises: in `init`, before the node is shared, or on the
     /// queue.
+    // Safety: `initialize` gets uninitialised memory for one `State` and must initialise it (both callers do).
     final func makeCache(_ initialize: (UnsafeMutablePointer<State>) -> Void) {
         let extras = madeStateExtras
         assert(extras.cache == nil, "Internal inconsistency: \(type(of: self)) made its cache twice")
@@ -136,6 +144,8 @@ class StateNode<State: Sendable, Action: Sendable>: ActionNode<Action>, StoreHan
     /// box holds it, and nothing replaces it while observers run (every way back into the tree from
     /// them goes through the inbox). `write` is made where the state's type is known, so the observers'
     /// loop is compiled for it there.
+    // Safety: the cache and the list are the box's, which the node holds and never replaces; `write` runs
+    // within this call, on the queue (asserted below), and observers cannot replace the list synchronously.
     @inline(__always)
     final func writeCachedState(
         _ write: (
@@ -146,6 +156,7 @@ class StateNode<State: Sendable, Action: Sendable>: ActionNode<Action>, StoreHan
         tree.assertOnQueue()
         let dead: [Int]?
         if let extras = borrowedStateExtras {
+            // Safety: the node holds its box, and `self` is alive for this call (see above).
             dead = extras._withUnsafeGuaranteedRef { extras in
                 write(extras.cache, &observers, .borrowing(&extras.observerList))
             }
@@ -217,6 +228,8 @@ class StateNode<State: Sendable, Action: Sendable>: ActionNode<Action>, StoreHan
     }
 
     /// The node's list of observers, if it has one, unretained (see ``writeCachedState(_:)``).
+    // Safety: the box holds the list and the node the box; the list is replaced only by `addObserver` and
+    // compaction, on the queue and never while a caller of this uses the result.
     private final var borrowedObserverList: Unmanaged<ObserverStorage<State>>? {
         @inline(__always) get {
             guard let extras = borrowedStateExtras else { return nil }
@@ -236,6 +249,7 @@ class StateNode<State: Sendable, Action: Sendable>: ActionNode<Action>, StoreHan
 
     /// Whether the node has no observer and no list. The observers come in `inout`, read in place: read
     /// from the property as a value, they were copied out first (a retain and a release of each part).
+    // Safety: `list` comes from `borrowedObserverList`, live for this call; it is only compared to `nil`.
     @inline(__always)
     private static func isEmpty(
         _ observers: inout NodeObservers<State>,
@@ -249,6 +263,8 @@ class StateNode<State: Sendable, Action: Sendable>: ActionNode<Action>, StoreHan
     ///
     /// The observers come in `inout`, an exclusive access, so the compiler borrows them in place: read
     /// from the property as a value, the observer would be retained and released on each walk.
+    // Safety: `list` comes from `borrowedObserverList`, held by the node's box, which observers cannot
+    // replace during the call (every way back into the tree from them goes through the inbox).
     @inline(__always)
     private static func notify(
         _ observers: inout NodeObservers<State>,
@@ -291,6 +307,7 @@ class StateNode<State: Sendable, Action: Sendable>: ActionNode<Action>, StoreHan
 
     override final var observerCount: Int {
         guard let list = borrowedObserverList else { return observers.live }
+        // Safety: the box holds the list for the duration of this read (see `borrowedObserverList`).
         return list._withUnsafeGuaranteedRef { $0.live }
     }
 

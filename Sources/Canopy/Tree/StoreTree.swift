@@ -22,6 +22,9 @@ import Foundation
 ///
 /// Every kind of work goes through here: dispatches to any node, effect results (their actions carry
 /// the run, checked right before reducing), `send`, async action results and subscriptions.
+// Safety: shared across threads though the compiler cannot check it: the `let`s are set in `init` and never
+// change, and the `var`s are confined to `queue` as the note below details (`rootReference` excepted: written
+// once in the root's `init`, before any other thread can see the tree, then only read).
 final class StoreTree: @unchecked Sendable {
     // Safety: every `var` below (`path`, `stack`, `isProcessing`, `isListenedTo`, `hasMiddleware`,
     // `cycleDetector`, `currentCauses`, `currentTarget`, `attachments`) is read and written only on
@@ -47,9 +50,11 @@ final class StoreTree: @unchecked Sendable {
     /// The one observer of the tree's runtime events, if any.
     let diagnostics: (any StoreDiagnostics)?
     /// Whether some node of the tree has middleware (then `process` runs the middleware stage).
+    // Safety: written by `middlewareAttached` (which asserts the queue), read by `process`: on the queue only.
     @exclusivity(unchecked) private(set) var hasMiddleware = false
     /// Whether some node of the tree has middleware that does more than observe, that is, that may
     /// change, block or fail an action, or let it go later (then `process` runs the whole stage).
+    // Safety: as `hasMiddleware`: written by `middlewareAttached`, read by `process`, on the queue only.
     @exclusivity(unchecked) private var someMiddlewareActs = false
     /// Whether the tree has diagnostics or cycle detection (then `process` runs the supervised path).
     /// Decided once: testing the optional existential `diagnostics` copies it, for each action.
@@ -60,34 +65,53 @@ final class StoreTree: @unchecked Sendable {
     /// following causes costs nothing more when cycle detection is off.
     let detectsCycles: Bool
     /// Counts actions by kind and follows causes, when cycle detection is on.
+    // Safety: set in `init`; after it, used only by `recordCause` during `process`, on the queue.
     @exclusivity(unchecked) private var cycleDetector: CycleDetector?
     /// While an action is processed with cycle detection on: the kinds of its causes, then its own.
+    // Safety: written by `recordCause` and reset by `processSupervised`, on the queue; read by middleware
+    // on the queue, and by `causesOfDispatchNow` only when `drainingThread.isCurrent`, that is on the queue.
     @exclusivity(unchecked) private(set) var currentCauses: [String]?
     /// While an action goes through the middleware stage: the node it was sent to (unretained; the
     /// caller of `process` holds it).
+    // Safety: set to a node only for the middleware stage (`tap`, `middlewareStage`) and back to `nil` right
+    // after, on the queue; the caller of `process` holds that node meanwhile, so the unretained reference is live.
     @exclusivity(unchecked) private var currentTarget: Unmanaged<TreeNode>?
     /// The nodes the current action was reduced by, the receiving node first and the root last, when
     /// the root has listeners (otherwise nothing is published and the path is not recorded).
+    // Safety: used only inside `process` on the queue: filled by `reduceUp`, read by `publishDown`, emptied
+    // before `process` returns. Each node in it is held while the action is processed (see `NodePath`).
     @exclusivity(unchecked) private var path = NodePath()
     /// The nodes left to visit in the walk down.
+    // Safety: used only by the walk down (`publishDown`, `walkChildren`) on the queue; `process` cannot be
+    // entered again while it runs (the note above), so no second walk touches the stack.
     @exclusivity(unchecked) private var stack = ScratchStack<Visit>(capacity: 32)
+    // Safety: read and written only by `reduceAndPublish`, on the queue (its debug precondition traps a
+    // nested call, which the note above rules out).
     @exclusivity(unchecked) private var isProcessing = false
     #if DEBUG
     /// Whether the walk down is running: no node may attach meanwhile, since adding a child may move the
     /// block of the list the walk reads (`ChildList.slots`). Checked in debug builds only.
+    // Safety: written by `publishDown` and read by `TreeNode.attach`'s assert, both on the queue (debug only).
     @exclusivity(unchecked) private(set) var isWalkingDown = false
     #endif
     /// Whether the root has listeners, that is whether anything in the tree does: kept by the root
     /// (``TreeNode/listenersChanged()``) so that `process` need not reach the root for each action.
+    // Safety: written by the root's `listenersChanged` and read by `process` and the root's reducer, all on the
+    // queue (`listenersChanged` is queue-only, see `TreeNode`).
     @exclusivity(unchecked) var isListenedTo = false
     /// Nodes that nothing keeps any more, each retained, to take out of the tree after the current inbox
     /// entry (``settleDrops()``).
+    // Safety: appended to by `dropAfterCurrentEntry` and emptied by `settleDrops`, both during the drain on the
+    // queue. Each element is a +1 retain taken on append and given back in `settleDrops`.
     @exclusivity(unchecked) private var pendingDrops: [Unmanaged<TreeNode>] = []
     /// The root node, unretained: the root holds the tree, and every other node holds the root (through
     /// its ancestors), so the root is alive whenever a node asks for it. Set once, by the root's `init`.
     /// Written once before the tree is shared, then only read, from any thread.
+    // Safety: see the two lines above: one write in `setRoot` before the tree is shared, then reads only.
     @exclusivity(unchecked) private var rootReference: Unmanaged<TreeNode>?
     /// What other modules of the package keep per tree, by type (``attachment(_:)``).
+    // Safety: read and written through `attachment(ifPresent:)`/`attachment(_:)` (which assert the queue), and
+    // in `deinit`, when no other reference to the tree is left.
     @exclusivity(unchecked) private var attachments: [ObjectIdentifier: any TreeAttachment] = [:]
 
     /// How many batches one drain runs before it lets other work on the queue run.
@@ -298,8 +322,9 @@ final class StoreTree: @unchecked Sendable {
     /// `target`.
     @inline(__always)
     private func tap<Action>(_ holder: ActionNode<Action>, _ action: Action, sentTo target: ActionNode<Action>) {
-        // `hasMiddleware` said the node has middleware; `process`'s caller holds the node (and thus its
-        // ancestors).
+        // Safety: `hasMiddleware` said `holder` has middleware; `process`'s caller holds `target`, and thus
+        // `holder` (the target or an ancestor), whose box holds the chain; only `use` replaces the chain, in
+        // a work item, never while the stage runs, so the unretained chain outlives this call.
         let middleware = holder.attachedMiddleware
         currentTarget = .passUnretained(target)
         middleware._withUnsafeGuaranteedRef { middleware in
@@ -410,6 +435,7 @@ final class StoreTree: @unchecked Sendable {
     }
 
     /// On the queue: whether `node` is the node the action in the middleware stage was sent to.
+    // Safety: compares addresses only, never dereferences `node`.
     @inline(__always)
     func isCurrentTarget(_ node: Unmanaged<TreeNode>) -> Bool {
         currentTarget?.toOpaque() == node.toOpaque()
@@ -439,8 +465,8 @@ final class StoreTree: @unchecked Sendable {
         if depth >= entry.resumeDepth, depth == 0 || !ancestorHasMiddleware(node, from: entry.resumeDepth) {
             guard node.hasMiddleware else { return .forwarded }
             let start = depth == entry.resumeDepth ? entry.middlewareStart : 0
-            // Used without a retain and release per action (see `attachedMiddleware`); `process`'s caller
-            // holds the node.
+            // Safety: used without a retain and release per action: `process`'s caller holds the node,
+            // whose box holds the chain, which only `use` replaces, in a work item (see `attachedMiddleware`).
             return node.attachedMiddleware._withUnsafeGuaranteedRef { $0(&action, start) }
         }
         return runMiddlewareChains(&action, at: node, entry: entry)
@@ -696,6 +722,7 @@ final class StoreTree: @unchecked Sendable {
         /// whose leaving left it with no listeners, detached it), and then kept by something else: a
         /// store's handle, a child's reference to its parent, or the tree's list of nodes to drop after
         /// the current entry (see `TreeNode.detach()`).
+        // Safety: unretained; alive for as long as the visit is on the stack, for the reasons above.
         let node: Unmanaged<TreeNode>
         /// The node's index in `path`, or -1 when it is off the path.
         let pathIndex: Int
@@ -706,6 +733,7 @@ final class StoreTree: @unchecked Sendable {
         let parentChanged: Bool
 
         /// A visit of `node`.
+        // Safety: stores `node` unretained; the caller passes a node kept alive as `node` above says.
         init(node: Unmanaged<TreeNode>, parentChanged: Bool, pathIndex: Int) {
             self.node = node
             self.pathIndex = pathIndex
@@ -714,6 +742,7 @@ final class StoreTree: @unchecked Sendable {
         }
 
         /// The rest of `node`'s children, from slot `from` on.
+        // Safety: as `init(node:)`: `node` was just visited, and is kept alive as `node` above says.
         init(children node: Unmanaged<TreeNode>, pathIndex: Int, from slot: Int) {
             self.node = node
             self.pathIndex = pathIndex

@@ -14,6 +14,8 @@ import Synchronization
 /// A node is *attached* while someone listens to it: an observer, or an attached child. Only attached
 /// nodes are in their parent's list, and only they keep a cached state that the engine updates, so a
 /// node nobody listens to costs nothing per action.
+// Safety: Sendable by hand: its `var`s are confined to the tree's queue, and its shared counts are atomics
+// (see the note below).
 class TreeNode: @unchecked Sendable {
     // Safety: the `var`s below are touched only on the tree's serial queue: by the engine's drain, by
     // work items it runs, and by the subclasses' queue-only members, which the engine and the work items
@@ -30,6 +32,7 @@ class TreeNode: @unchecked Sendable {
     // that `ActionNode`'s pack beside them.
     /// What only some nodes need (children, a cached state, a list of observers, middleware), once the
     /// node needs one of them: one reference to a box (``TreeNodeExtras``), kept out of every node.
+    // Safety: queue-only; set once, by `madeExtras`, and never replaced, so borrowed reads stay valid.
     @exclusivity(unchecked) final private(set) var extras: TreeNodeExtras?
     /// What keeps this node in the tree besides the tree itself, in two counts that change together:
     /// in the low 32 bits its *holders* — its handle (``ChildHandle``), while any store or any pending
@@ -45,6 +48,8 @@ class TreeNode: @unchecked Sendable {
     /// The number of children made before this one from the same parent, stored in 32 bits (see
     /// ``indexInParent``).
     private final let storedIndexInParent: Int32
+    // Safety: `listSlot`, `isAttached` and `flags` are queue-only plain values (the note above); no access
+    // to them spans a call to other code.
     /// Where this node is in its parent's list of children, while it is attached.
     @exclusivity(unchecked) final var listSlot: Int32 = 0
     @exclusivity(unchecked) final var isAttached: Bool
@@ -257,6 +262,7 @@ class TreeNode: @unchecked Sendable {
 
     /// On the queue: the node's box, if it has one, unretained: the node holds it, and a box, once made,
     /// is never replaced (only ``madeExtras`` sets `extras`, and only when it is `nil`).
+    // Safety: the reasons are the two lines above; the caller holds the node.
     final var borrowedExtras: Unmanaged<TreeNodeExtras>? {
         @inline(__always) get { .borrowing(&extras) }
     }
@@ -265,12 +271,16 @@ class TreeNode: @unchecked Sendable {
     final var hasChildren: Bool {
         @inline(__always) get {
             guard let extras = borrowedExtras else { return false }
+            // Safety: the node holds its box (see `borrowedExtras`).
             return extras._withUnsafeGuaranteedRef { !$0.children.isEmpty }
         }
     }
 
     /// On the queue: the slots of the node's list of attached children (``ChildList/slots``), empty when
     /// it has none. Valid until a child is added to the node.
+    // Safety: the slots' block belongs to the box's `ChildList` and moves only when a child is added, which
+    // the walk down never does (`StoreTree.isWalkingDown`, checked in `attach` in debug builds); each
+    // slot's node is held by the list while it is in it (see `TreeNode` above).
     final var childSlots: UnsafeBufferPointer<Unmanaged<TreeNode>?> {
         @inline(__always) get {
             guard let extras = borrowedExtras else { return UnsafeBufferPointer(start: nil, count: 0) }
