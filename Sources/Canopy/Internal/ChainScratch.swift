@@ -1,3 +1,6 @@
+// Public: the run's inlinable part, compiled in the app's module, reads the `Atomic` cells.
+public import Synchronization
+
 /// The bookkeeping of the one action a ``MiddlewareChain`` is running: who may call `next`, the action
 /// that reached the end, what was thrown, and the environment the contexts read.
 ///
@@ -11,8 +14,7 @@ final class ChainScratch<State, Action>: @unchecked Sendable {
     // `MiddlewareContext`, on the tree's serial queue (the chain checks it in debug builds when an action
     // starts, and a context is not `Sendable`, so it cannot leave the queue), which serialises every
     // access. No access calls out to other code while it is in progress (the chain reads or writes a
-    // field, then calls a middleware), so accesses cannot overlap, and the dynamic exclusivity check is
-    // turned off as in `LockedValue`.
+    // field, then calls a middleware), so accesses cannot overlap.
     // `forwarded` is allocated here for one `Action` and freed in `deinit`; it holds an initialised
     // action exactly while `didForward` is true, between the last middleware's `next` and the return of
     // the middleware the chain started at (`settle(into:)`), or the end of `MiddlewareChain.run`, which
@@ -20,19 +22,53 @@ final class ChainScratch<State, Action>: @unchecked Sendable {
     // The fields the inlinable part of a run (`Middleware.invoker`, `MiddlewareLink.next`) uses are
     // `@usableFromInline`: that code is compiled in the app's module, still only on the tree's queue.
 
-    // Safety: `token` and `expecting` are queue-only, per the note above; each access is a plain read or
-    // write that calls no other code, so two accesses never overlap.
-    // Counts actions; a context from an earlier action carries an older value.
-    @exclusivity(unchecked) @usableFromInline var token: UInt64 = 0
-    // The level whose context may call `next` now, or -1 when none may.
-    @exclusivity(unchecked) @usableFromInline var expecting = -1
-    // Safety: as `token`.
-    // Levels below this one have called `next` during the current action.
-    @exclusivity(unchecked) @usableFromInline var forwardedThrough = 0
-    // Safety: as `token`: queue-only plain reads and writes, set and cleared by `MiddlewareChain.run`.
-    @exclusivity(unchecked) @usableFromInline var isRunning = false
-    // The last middleware called `next`; the action to reduce is in `forwarded`.
-    @exclusivity(unchecked) @usableFromInline var didForward = false
+    // The scalars the inlinable part of a run reads and writes are kept in `Atomic` cells, read and
+    // written with relaxed ordering (plain loads and stores): the fields are queue-only, so no ordering
+    // is needed, and a cell is a `let`, which no access to can overlap another, where a stored `var`
+    // reached from another module's inlined code would be checked at run time on every access.
+
+    /// Counts actions; a context from an earlier action carries an older value.
+    @usableFromInline var token: UInt64 {
+        @inlinable get { tokenCell.load(ordering: .relaxed) }
+        @inlinable set { tokenCell.store(newValue, ordering: .relaxed) }
+    }
+    /// The level whose context may call `next` now, or -1 when none may.
+    @usableFromInline var expecting: Int {
+        @inlinable get { expectingCell.load(ordering: .relaxed) }
+        @inlinable set { expectingCell.store(newValue, ordering: .relaxed) }
+    }
+    /// Levels below this one have called `next` during the current action.
+    @usableFromInline var forwardedThrough: Int {
+        @inlinable get { forwardedThroughCell.load(ordering: .relaxed) }
+        @inlinable set { forwardedThroughCell.store(newValue, ordering: .relaxed) }
+    }
+    /// Set and cleared by `MiddlewareChain.run`.
+    @usableFromInline var isRunning: Bool {
+        @inlinable get { isRunningCell.load(ordering: .relaxed) }
+        @inlinable set { isRunningCell.store(newValue, ordering: .relaxed) }
+    }
+    /// The last middleware called `next`; the action to reduce is in `forwarded`.
+    @usableFromInline var didForward: Bool {
+        @inlinable get { didForwardCell.load(ordering: .relaxed) }
+        @inlinable set { didForwardCell.store(newValue, ordering: .relaxed) }
+    }
+    /// The middleware the run started at has moved the forwarded action into the engine's.
+    @usableFromInline var didSettle: Bool {
+        @inlinable get { didSettleCell.load(ordering: .relaxed) }
+        @inlinable set { didSettleCell.store(newValue, ordering: .relaxed) }
+    }
+    /// Whether `failure` is set: testing the optional existential would copy it, for each action.
+    @usableFromInline var didFail: Bool {
+        @inlinable get { didFailCell.load(ordering: .relaxed) }
+        @inlinable set { didFailCell.store(newValue, ordering: .relaxed) }
+    }
+    @usableFromInline let tokenCell = Atomic<UInt64>(0)
+    @usableFromInline let expectingCell = Atomic<Int>(-1)
+    @usableFromInline let forwardedThroughCell = Atomic<Int>(0)
+    @usableFromInline let isRunningCell = Atomic<Bool>(false)
+    @usableFromInline let didForwardCell = Atomic<Bool>(false)
+    @usableFromInline let didSettleCell = Atomic<Bool>(false)
+    @usableFromInline let didFailCell = Atomic<Bool>(false)
     // A whole stride, not the size: room for the value and the padding after it, which a typed copy
     // of memory may read or write along with it (see `settle(into:)`).
     // Safety: owned by this object: allocated here, freed in `deinit` after deinitialising any action
@@ -44,16 +80,10 @@ final class ChainScratch<State, Action>: @unchecked Sendable {
     )
     // Safety: not retained (`Unmanaged`: no retain or release to store, clear or hand on): `MiddlewareChain.run`'s
     // caller keeps it alive for the run, and it is cleared before the run returns.
-    @exclusivity(unchecked) var environment: Unmanaged<MiddlewareEnvironment<Action>>?
-    // Safety: this field and the three below are queue-only plain reads and writes, as `token`.
+    var environment: Unmanaged<MiddlewareEnvironment<Action>>?
     // The first error a middleware threw during the current action, and the middleware's level.
-    @exclusivity(unchecked) var failure: (any Error)?
-    // The middleware the run started at has moved the forwarded action into the engine's.
-    @exclusivity(unchecked) @usableFromInline var didSettle = false
-    // Whether `failure` is set: testing the optional existential would copy it, for each action.
-    @exclusivity(unchecked) @usableFromInline var didFail = false
-    // Safety: as `token`.
-    @exclusivity(unchecked) var failureLevel = 0
+    var failure: (any Error)?
+    var failureLevel = 0
     // Reads the node's state on the queue (the state before the action, while the chain runs).
     let currentState: @Sendable () -> State
 

@@ -14,10 +14,10 @@ final class ChangeCheck<Value, Action>: @unchecked Sendable {
 
     /// Runs `reducer` on `value` with `action`; returns whether `value` changed.
     @usableFromInline
-    let reduce: (_ value: inout Value, _ action: Action, _ reducer: inout Reducer<Value, Action>) -> Bool
+    let reduce: (_ value: inout Value, _ action: Action, _ reducer: Reducer<Value, Action>) -> Bool
 
     @usableFromInline
-    init(reduce: @escaping (inout Value, Action, inout Reducer<Value, Action>) -> Bool) {
+    init(reduce: @escaping (inout Value, Action, Reducer<Value, Action>) -> Bool) {
         self.reduce = reduce
     }
 

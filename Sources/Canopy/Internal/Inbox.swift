@@ -6,32 +6,36 @@
 /// runtime for its metadata: a hashed cache lookup of several hundred instructions. So the inbox keeps
 /// actions in raw memory typed only by `Action`, whose metadata comes with `self`, and everything else in
 /// non-generic types: a push costs a lock, a bounds check and one copy of the action.
-final class Inbox<Action: Sendable>: TreeInbox {
-    #if canImport(Darwin)
-    // `os_unfair_lock` costs about as little as one flag there, and lends a preempted holder the
-    // waiter's priority, which spinning cannot.
-    private let state = LockedValue(InboxState())
-    #else
-    // An uncontended `pthread_mutex_t` costs about 60 instructions per dispatch; the inbox's critical
-    // sections are short and never call out.
-    private let state = SpinLockedValue(InboxState())
-    #endif
+// Safety: Sendable by hand: its one `var`, `state`, is read and written only while `lock` is held, which
+// serialises every access across threads and orders each holder's writes before the next holder's reads.
+final class Inbox<Action: Sendable>: TreeInbox, @unchecked Sendable {
+    private let lock = InboxLock()
+    /// Read and written only under `lock`. Every access to it is a plain move (a `swap`) or a short
+    /// read or write that calls nothing: what may call out (growing a buffer, freeing one) runs on a
+    /// buffer moved out of it first. So the compiler proves the accesses exclusive on its own, and no
+    /// runtime check is needed or switched off.
+    private var state = InboxState()
 
     init() {}
 
     deinit {
-        state.withLock { state in
-            state.pending.release(Action.self)
-            state.spare.release(Action.self)
-        }
+        var pending = InboxBuffer()
+        var spare = InboxBuffer()
+        swap(&pending, &state.pending)
+        swap(&spare, &state.spare)
+        pending.release(Action.self)
+        spare.release(Action.self)
     }
 
     /// Appends `action` for the root, from any thread.
     ///
     /// - Returns: `true` when no drain was scheduled or running, so the caller must schedule one.
     func push(_ action: Action) -> Bool {
-        state.withLock { state in
-            state.pending.append(action)
+        lock.withLock {
+            if state.pending.isFull {
+                growPending()
+            }
+            state.pending.appendWithinCapacity(action)
             return state.claimDrain()
         }
     }
@@ -65,9 +69,13 @@ final class Inbox<Action: Sendable>: TreeInbox {
     /// stays one.
     @inline(__always)
     private func push(_ action: Action, for receiver: any InboxReceiver, extras: InboxBuffer.TargetExtras?) -> Bool {
-        state.withLock { state in
-            state.pending.append(action)
-            state.pending.appendTarget((position: state.pending.count - 1, receiver: receiver, extras: extras))
+        lock.withLock {
+            // Moved out: the target's append may grow its block.
+            var pending = InboxBuffer()
+            swap(&pending, &state.pending)
+            pending.append(action)
+            pending.appendTarget((position: pending.count - 1, receiver: receiver, extras: extras))
+            swap(&pending, &state.pending)
             return state.claimDrain()
         }
     }
@@ -76,17 +84,30 @@ final class Inbox<Action: Sendable>: TreeInbox {
     ///
     /// - Returns: `true` when the caller must schedule a drain.
     func push(work: @escaping @Sendable () -> Void) -> Bool {
-        state.withLock { state in
-            state.pending.works.append(InboxBuffer.Work(position: state.pending.count, run: work))
+        lock.withLock {
+            var pending = InboxBuffer()
+            swap(&pending, &state.pending)
+            pending.works.append(InboxBuffer.Work(position: pending.count, run: work))
+            swap(&pending, &state.pending)
             return state.claimDrain()
         }
     }
 
+    /// Under the lock: doubles the pending actions' block, on the buffer moved out of `state`.
+    @inline(never)
+    private func growPending() {
+        var pending = InboxBuffer()
+        swap(&pending, &state.pending)
+        pending.grow(Action.self)
+        swap(&pending, &state.pending)
+    }
+
     /// On the queue, when a drain starts: the empty buffer to collect the next batch in.
     func takeSpare() -> InboxBuffer {
-        state.withLock { state in
-            defer { state.spare = InboxBuffer() }
-            return state.spare
+        lock.withLock {
+            var spare = InboxBuffer()
+            swap(&spare, &state.spare)
+            return spare
         }
     }
 
@@ -95,10 +116,13 @@ final class Inbox<Action: Sendable>: TreeInbox {
     ///
     /// - Returns: Whether `batch` now holds entries to run.
     func take(_ batch: inout InboxBuffer) -> Bool {
-        state.withLock { state in
+        // Trimmed before the lock, as it may free memory: `batch` is empty, and becomes either the
+        // pending buffer or the spare.
+        batch.trimForSpare()
+        return lock.withLock {
             if state.pending.isEmpty {
                 state.isDraining = false
-                state.keepAsSpare(&batch)
+                keepAsSpare(&batch)
                 return false
             }
             swap(&state.pending, &batch)
@@ -109,7 +133,20 @@ final class Inbox<Action: Sendable>: TreeInbox {
     /// On the queue, when a drain yields the queue with entries possibly still pending: keeps `batch`
     /// (emptied) as the spare buffer. The drain stays claimed; the caller schedules the next one.
     func yield(_ batch: inout InboxBuffer) {
-        state.withLock { $0.keepAsSpare(&batch) }
+        batch.trimForSpare()
+        lock.withLock { keepAsSpare(&batch) }
+    }
+
+    /// Under the lock: keeps the emptied `batch` as the spare buffer, and leaves in `batch` the spare it
+    /// replaces, which the drain emptied of memory when it took it (``takeSpare()``).
+    @inline(__always)
+    private func keepAsSpare(_ batch: inout InboxBuffer) {
+        // The buffers own raw memory, so one that is dropped must own none.
+        assert(
+            state.spare.actions == nil && state.spare.targets == nil && batch.count == 0 && batch.targetCount == 0,
+            "Internal inconsistency: an inbox buffer with memory or entries was dropped"
+        )
+        swap(&state.spare, &batch)
     }
 
     /// On the queue: runs `batch`'s entries in arrival order and leaves `batch` empty: work items run,
@@ -226,31 +263,6 @@ struct InboxState: Sendable {
         isDraining = true
         return true
     }
-
-    /// Keeps the emptied `buffer` for the next batch, unless a burst left it large: an idle tree holds
-    /// on to at most ``InboxBuffer/retainedCapacity`` entries of each kind.
-    mutating func keepAsSpare(_ buffer: inout InboxBuffer) {
-        // The buffers own raw memory, so one that is dropped must own none: the spare this replaces
-        // was emptied by `takeSpare()` at the start of the drain, and `buffer` holds no entries.
-        assert(
-            spare.actions == nil && spare.targets == nil && buffer.count == 0 && buffer.targetCount == 0,
-            "Internal inconsistency: an inbox buffer with memory or entries was dropped"
-        )
-        if buffer.capacity > InboxBuffer.retainedCapacity {
-            // Safety: `buffer` holds no entries (checked above in debug builds: every caller empties it
-            // first, `run` by moving each entry out), so its memory holds nothing to deinitialise.
-            InboxMemory.deallocate(buffer.actions)
-            buffer.actions = nil
-            buffer.capacity = 0
-        }
-        if buffer.works.capacity > InboxBuffer.retainedCapacity {
-            buffer.works = []
-        }
-        if buffer.targetCapacity > InboxBuffer.retainedCapacity {
-            buffer.releaseTargets()
-        }
-        swap(&spare, &buffer)
-    }
 }
 
 /// A batch of inbox entries: actions in raw memory, and the work items that run between them.
@@ -351,6 +363,37 @@ struct InboxBuffer: @unchecked Sendable {
         targetCapacity = newCapacity
     }
 
+    /// Whether the actions' block has no room for one more.
+    var isFull: Bool { count == capacity }
+
+    /// Appends `action`; the block has room for it (``isFull`` is `false`). Grows nothing, so it calls
+    /// nothing but the copy of the action.
+    @inline(__always)
+    mutating func appendWithinCapacity<Action>(_ action: Action) {
+        precondition(count < capacity, "Internal inconsistency: an inbox buffer was full")
+        slot(count, Action.self).initialize(to: action)
+        count += 1
+    }
+
+    /// Frees what a burst made this empty buffer keep beyond ``retainedCapacity`` entries of each kind,
+    /// before it waits as the spare: an idle tree holds on to little.
+    mutating func trimForSpare() {
+        assert(count == 0 && targetCount == 0, "Internal inconsistency: a buffer with entries was trimmed")
+        if capacity > InboxBuffer.retainedCapacity {
+            // Safety: the buffer holds no entries (asserted above: every caller empties it first, `run`
+            // by moving each entry out), so its memory holds nothing to deinitialise.
+            InboxMemory.deallocate(actions)
+            actions = nil
+            capacity = 0
+        }
+        if works.capacity > InboxBuffer.retainedCapacity {
+            works = []
+        }
+        if targetCapacity > InboxBuffer.retainedCapacity {
+            releaseTargets()
+        }
+    }
+
     mutating func append<Action>(_ action: Action) {
         if count == capacity {
             grow(Action.self)
@@ -415,7 +458,7 @@ struct InboxBuffer: @unchecked Sendable {
         actions.unsafelyUnwrapped.assumingMemoryBound(to: Action.self) + index
     }
 
-    private mutating func grow<Action>(_: Action.Type) {
+    mutating func grow<Action>(_: Action.Type) {
         let newCapacity = Swift.max(16, capacity * 2)
         // Safety: `actions` holds `count` initialised values of `Action`, the inbox's action type.
         let old = actions?.assumingMemoryBound(to: Action.self)

@@ -10,7 +10,7 @@ import Musl
 #endif
 
 /// A value guarded by a lock that is one atomic flag: for critical sections of a few dozen
-/// instructions that never call out, such as the inbox's append on Linux, entered on every dispatch.
+/// instructions that never call out, such as the action recorder's append, entered on every action.
 ///
 /// Taking and releasing an uncontended `pthread_mutex_t` costs about 60 instructions; this lock costs
 /// one compare-and-exchange and one store. A thread that finds it taken spins briefly, then yields the

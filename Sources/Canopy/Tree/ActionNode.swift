@@ -1,5 +1,5 @@
 /// A tree node that takes actions of type `Action`: the part of a node the engine's walk up the tree
-/// (``StoreTree/reduceUp(_:from:)``) needs.
+/// (``StoreTree/reduceUp(_:from:path:recording:)``) needs.
 // Safety: Sendable by hand: its one `var` is queue-confined (see the note below), as `TreeNode`'s are.
 class ActionNode<Action: Sendable>: TreeNode, InboxReceiver, @unchecked Sendable {
     // Safety: `lastChanged` is set and read only on the tree's queue, like
@@ -12,7 +12,7 @@ class ActionNode<Action: Sendable>: TreeNode, InboxReceiver, @unchecked Sendable
     /// (the root and children) set it; a node kept it in its own class, where it took 8 bytes with
     /// its padding.
     // Safety: queue-only: written by `reduceOwn`, read by the walk down (`refresh`, `visit`); plain accesses.
-    @exclusivity(unchecked) final var lastChanged = true
+    final var lastChanged = true
 
     init(tree: StoreTree, parent: TreeNode?, sharesRootInbox: Bool) {
         assert(
@@ -45,12 +45,14 @@ class ActionNode<Action: Sendable>: TreeNode, InboxReceiver, @unchecked Sendable
     }
 
     /// On the queue: runs this node's own reducer (or, for a view, translates the action) and returns
-    /// the next node up that reduces the same action, or `nil` when the walk is over.
+    /// the next node up that reduces the same action, or `nil` when the walk is over. A view that
+    /// translates the action goes on up with it itself, appending to `path` when `recording`
+    /// (``StoreTree/reduceUp(_:from:path:recording:)``).
     ///
     /// The next node is returned unretained: it is an ancestor of this one, which holds it, and the
     /// caller holds this one. Returned strongly, it cost each step of the walk up a retain and a release.
     // Safety: see the paragraph above: the returned ancestor is held by this node, which the caller holds.
-    func reduceOwn(_ action: Action) -> Unmanaged<ActionNode<Action>>? {
+    func reduceOwn(_ action: Action, path: inout NodePath, recording: Bool) -> Unmanaged<ActionNode<Action>>? {
         preconditionFailure("Internal inconsistency: \(type(of: self)) does not reduce")
     }
 

@@ -7,7 +7,8 @@ package typealias AfterReduceStep<Value> = @Sendable (UnsafeMutablePointer<Value
 /// The after-reduce stage: steps that run on part of a node's own state right after the node's reducer,
 /// on the tree's queue, before the walk down publishes the state.
 ///
-/// A node adds a step by wrapping its reducer, so nodes without steps pay nothing. A step reaches its
+/// A node keeps its steps apart from its reducer and runs them after it, when it has any, so nodes without
+/// steps pay one test. A step reaches its
 /// value by a byte offset that `MemoryLayout.offset(of:)` found for a key path of stored properties once,
 /// when the step was added: no key path is applied per action. A `Bool` flag inside the value says
 /// whether the step has anything to do, so a reduce that left the value alone costs one load.
@@ -32,17 +33,5 @@ struct AfterReduce<Value>: Sendable {
         if value.load(fromByteOffset: flag, as: Bool.self) {
             step(value.assumingMemoryBound(to: Value.self))
         }
-    }
-}
-
-/// The address of a root's state, for its after-reduce steps.
-// Safety: Sendable by hand for the reason on the first line of the body.
-struct StateAddress: @unchecked Sendable {
-    // Safety: used only on the tree's queue, by the root's reducer (which the root owns, so the address,
-    // freed in the root's deinit, outlives every use).
-    let pointer: UnsafeMutableRawPointer
-
-    init(_ pointer: UnsafeMutableRawPointer) {
-        self.pointer = pointer
     }
 }

@@ -14,9 +14,14 @@
 final class ChildNode<ParentState: Sendable, Local: Sendable, State: Sendable, Action: Sendable>:
     StateNode<State, Action>, @unchecked Sendable
 {
-    // Safety: `local` and `reducer` are used only on the tree's queue, like `TreeNode`'s fields.
-    /// The child's reducer, followed by its after-reduce steps once some are added.
-    @exclusivity(unchecked) private var reducer: Reducer<Local, Action>
+    /// The child's reducer.
+    private let reducer: Reducer<Local, Action>
+    /// The after-reduce steps, run in the order added on the own state's address right after the
+    /// reducer, once some are added (``addAfterReduce(_:)``); `nil` until then. Read as a copy before
+    /// each call, so no access to the field spans the call.
+    // Safety: queue-only, like `TreeNode`'s fields: written by `addAfterReduce` in a work item, read by
+    // `reduceOwn` in the drain.
+    private var afterReduceSteps: (@Sendable (UnsafeMutableRawPointer) -> Void)?
     /// How the child's state is composed and its change checked, shared by the children of its types.
     private let kind: ChildKind<ParentState, Local, State, Action>
     /// Last: its size depends on `Local`, so the fields after it would be found through offsets read
@@ -45,20 +50,28 @@ final class ChildNode<ParentState: Sendable, Local: Sendable, State: Sendable, A
     }
 
     // Safety: returns the parent unretained; see the `return` below.
-    override func reduceOwn(_ action: Action) -> Unmanaged<ActionNode<Action>>? {
-        // Only a node with children has a use for the check: a leaf's visit is the same whether its
-        // state changed or not, and the check costs a copy and a comparison.
-        if hasChildren, let check = kind.changeCheck {
-            // Safety: the check is a `let` of the kind, a `let` of this node, which the caller holds:
-            // borrowed, not retained and released around the reducer's call.
-            let check = Unmanaged.passUnretained(check)
-            lastChanged = check._withUnsafeGuaranteedRef { $0.reduce(&local, action, &reducer) }
-        } else {
-            reduceInPlace(&local, action, with: &reducer)
-            lastChanged = true
+    override func reduceOwn(_ action: Action, path: inout NodePath, recording: Bool) -> Unmanaged<ActionNode<Action>>? {
+        reduce(with: reducer, action)
+        if let afterReduceSteps {
+            // Safety: `withUnsafeMutablePointer` gives `local`'s address for the call only.
+            withUnsafeMutablePointer(to: &local) { afterReduceSteps(UnsafeMutableRawPointer($0)) }
         }
         // Safety: the parent is a `let` of this node (`parentNode`), which the caller of `reduceOwn` holds.
         return .passUnretained(parent)
+    }
+
+    /// Runs `reducer` on the local state, and, when the node has children and `Local` can be compared,
+    /// notes whether the state changed.
+    @inline(__always)
+    private func reduce(with reducer: Reducer<Local, Action>, _ action: Action) {
+        // Only a node with children has a use for the check: a leaf's visit is the same whether its
+        // state changed or not, and the check costs a copy and a comparison.
+        if hasChildren, let check = kind.changeCheck {
+            lastChanged = check.reduce(&local, action, reducer)
+        } else {
+            reducer(&local, action)
+            lastChanged = true
+        }
     }
 
     override func untranslatedParent() -> ActionNode<Action>? {
@@ -158,13 +171,13 @@ final class ChildNode<ParentState: Sendable, Local: Sendable, State: Sendable, A
 
     override func addAfterReduce<Value>(_ afterReduce: AfterReduce<Value>) {
         tree.assertOnQueue()
-        let reduce = reducer
+        let earlier = afterReduceSteps
+        afterReduceSteps = { local in
+            earlier?(local)
+            afterReduce.run(at: local)
+        }
         // Safety: `withUnsafeMutablePointer` gives `local`'s address for the call only; `run` writes at an
         // offset inside `Local` (`ownStateOffset` checked it), with the `Value` type of its key path.
-        reducer = { local, action in
-            reduce(&local, action)
-            withUnsafeMutablePointer(to: &local) { afterReduce.run(at: UnsafeMutableRawPointer($0)) }
-        }
         withUnsafeMutablePointer(to: &local) { afterReduce.run(at: UnsafeMutableRawPointer($0)) }
         // The step may have changed the local state: what is cached of it here and below follows.
         if hasCache {

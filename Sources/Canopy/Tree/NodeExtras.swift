@@ -12,12 +12,12 @@
 class TreeNodeExtras {
     // Not `Sendable`: a node reads and writes its box only on the tree's queue, like its own fields (and
     // a root in its `init`, before it is shared; the box is freed with its node, on any thread).
-    // Its fields skip the runtime's exclusivity checks (they are read on every action) for the reason
-    // `TreeNode` gives for its own: no access to them spans a call that could reach them again.
+    // No access to its fields spans a call that could reach them again (a list that grows is moved out
+    // first: `TreeNode.addAttachedChild`), so the compiler proves them exclusive without runtime checks.
 
     /// The node's attached children, in the order they attached.
     // Safety: queue-only (the note above); the walk down reads its slots through a buffer, not an access.
-    @exclusivity(unchecked) final var children = ChildList()
+    final var children = ChildList()
 
     /// File-private: the only box made is a ``NodeExtras`` (the typed accessors rely on it).
     fileprivate init() {}
@@ -27,7 +27,7 @@ class TreeNodeExtras {
 class ActionNodeExtras<Action: Sendable>: TreeNodeExtras {
     /// The node's middleware, once some is attached.
     // Safety: queue-only, as `children`; replaced only by `use`, in a work item, never during an action.
-    @exclusivity(unchecked) final var middleware: NodeMiddleware<Action>?
+    final var middleware: NodeMiddleware<Action>?
 
     fileprivate override init() {}
 }
@@ -39,12 +39,12 @@ final class NodeExtras<State: Sendable, Action: Sendable>: ActionNodeExtras<Acti
     // (`StateNode.makeCache(_:)`) until `deinit` frees it; the box belongs to one node, and is freed with
     // it, when nothing else can reach either.
     /// The node's cached state, once it has one (see ``StateNode``).
-    @exclusivity(unchecked) var cache: UnsafeMutablePointer<State>?
+    var cache: UnsafeMutablePointer<State>?
 
     /// The node's observers once it has had two (the first one is inside the node: ``NodeObservers``).
     // Safety: queue-only, as `children`; read in place (`Unmanaged.borrowing`) while observers run, which
     // cannot replace it (every way back into the tree goes through the inbox).
-    @exclusivity(unchecked) var observerList: ObserverStorage<State>?
+    var observerList: ObserverStorage<State>?
 
     /// Where each observer is in `observerList`, once there are more than a few.
     var observerIndex: ObserverIndex?

@@ -5,11 +5,12 @@
 /// handed it over (the inbox entry, the caller of `receive`), and every other node on the path is its
 /// ancestor, held by it. The path is emptied after every action.
 // Safety: unretained, for the reason in the paragraph above; `StoreTree` empties it after each action.
-typealias NodePath = ScratchStack<Unmanaged<TreeNode>>
+typealias NodePath = [Unmanaged<TreeNode>]
 
 // Safety: as `NodePath`: `append` takes a node the caller holds, or an ancestor of it.
-extension ScratchStack where Element == Unmanaged<TreeNode> {
+extension [Unmanaged<TreeNode>] {
+    @inline(__always)
     mutating func append(_ node: TreeNode) {
-        push(.passUnretained(node))
+        append(.passUnretained(node))
     }
 }

@@ -4,9 +4,14 @@ import Dispatch
 /// in its cache.
 // Safety: Sendable by hand: its one `var` is queue-confined (below), the rest as `StateNode` says.
 final class RootNode<State: Sendable, Action: Sendable>: StateNode<State, Action>, @unchecked Sendable {
-    // Safety: `reducer` is used only on the tree's queue, like `TreeNode`'s fields.
-    /// The root's reducer, followed by its after-reduce steps once some are added.
-    @exclusivity(unchecked) private var reducer: Reducer<State, Action>
+    /// The root's reducer.
+    private let reducer: Reducer<State, Action>
+    /// The after-reduce steps, run in the order added on the own state's address right after the
+    /// reducer, once some are added (``addAfterReduce(_:)``); `nil` until then. Read as a copy before
+    /// each call, so no access to the field spans the call.
+    // Safety: queue-only, like `TreeNode`'s fields: written by `addAfterReduce` in a work item, read by
+    // `reduceOwn` in the drain.
+    private var afterReduceSteps: (@Sendable (UnsafeMutableRawPointer) -> Void)?
     /// Runs the reducer and says whether the state changed, when `State` is `Equatable` plain data:
     /// lets the walk down skip the children when an action leaves the root state as it was. Made where
     /// the store's initializer is inlined, compiled for `State` there.
@@ -59,20 +64,28 @@ final class RootNode<State: Sendable, Action: Sendable>: StateNode<State, Action
     }
 
     // Safety: returns `nil` (the root has no parent); the cache it reduces is the root's own, below.
-    override func reduceOwn(_ action: Action) -> Unmanaged<ActionNode<Action>>? {
+    override func reduceOwn(_ action: Action, path: inout NodePath, recording: Bool) -> Unmanaged<ActionNode<Action>>? {
         tree.assertOnQueue()
         // The root's cache is its state, initialised in `init`.
-        if tree.isListenedTo, changeCheck != nil {
-            // Safety: the check is a `let` of this node, which the caller holds: borrowed, not retained
-            // and released around the reducer's call.
-            let check = Unmanaged.passUnretained(changeCheck.unsafelyUnwrapped)
-            lastChanged = check._withUnsafeGuaranteedRef { $0.reduce(&cache.pointee, action, &reducer) }
+        reduce(with: reducer, action)
+        if let afterReduceSteps {
+            // Safety: the cache is the root's state, initialised, owned by the node's box for the node's life.
+            afterReduceSteps(UnsafeMutableRawPointer(cache))
+        }
+        return nil
+    }
+
+    /// Runs `reducer` on the state, and, when something listens and `State` can be compared, notes
+    /// whether the state changed.
+    @inline(__always)
+    private func reduce(with reducer: Reducer<State, Action>, _ action: Action) {
+        if tree.isListenedTo, let changeCheck {
+            lastChanged = changeCheck.reduce(&cache.pointee, action, reducer)
         } else {
             // `lastChanged` stays `true` (it only turns `false` in the branch above): without `==`
             // every action may change the state, and without listeners nobody reads it.
-            reduceInPlace(&cache.pointee, action, with: &reducer)
+            reducer(&cache.pointee, action)
         }
-        return nil
     }
 
     override func refresh(parentChanged: Bool, onPath: Bool) -> Bool {
@@ -93,16 +106,13 @@ final class RootNode<State: Sendable, Action: Sendable>: StateNode<State, Action
 
     override func addAfterReduce<Value>(_ afterReduce: AfterReduce<Value>) {
         tree.assertOnQueue()
-        let reduce = reducer
-        // Safety: the reducer is only ever called on the cache (`reduceOwn`), and lives no longer than the node,
-        // whose box frees the cache when it is freed with the node: the address can be taken once, here.
-        // Taking it from the reducer's `inout` argument instead costs a generic call per action.
-        let state = StateAddress(UnsafeMutableRawPointer(cache))
-        reducer = { root, action in
-            reduce(&root, action)
-            afterReduce.run(at: state.pointer)
+        let earlier = afterReduceSteps
+        afterReduceSteps = { state in
+            earlier?(state)
+            afterReduce.run(at: state)
         }
-        afterReduce.run(at: state.pointer)
+        // Safety: the cache is the root's state, initialised, and owned by the node's box for the node's life.
+        afterReduce.run(at: UnsafeMutableRawPointer(cache))
         // The step may have changed the state: what is cached of it below follows.
         refreshCachesBelow()
     }

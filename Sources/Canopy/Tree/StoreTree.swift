@@ -26,7 +26,7 @@ import Foundation
 // change, and the `var`s are confined to `queue` as the note below details (`rootReference` excepted: written
 // once in the root's `init`, before any other thread can see the tree, then only read).
 final class StoreTree: @unchecked Sendable {
-    // Safety: every `var` below (`path`, `stack`, `isProcessing`, `isListenedTo`, `hasMiddleware`,
+    // Safety: every `var` below (`spareWalk`, `pendingDrops`, `isProcessing`, `isListenedTo`, `hasMiddleware`,
     // `cycleDetector`, `currentCauses`, `currentTarget`, `attachments`) is read and written only on
     // `queue` (and `attachments` in `deinit`, when nothing else holds the tree): by the drain and what it
     // calls, by work items it runs, and by nodes' queue-only members
@@ -34,7 +34,9 @@ final class StoreTree: @unchecked Sendable {
     // accessors in debug builds. `process` is never entered again while it runs: reducers, observers and
     // middleware cannot reach it synchronously, because every way to dispatch or subscribe goes through
     // the inbox; only `reduceUp` calls itself, once per `map(actions:)` translation on the path, and it
-    // only appends to `path`. The `let`s never change.
+    // only appends to the path it is handed. The `let`s never change. No access to a `var` spans a call to
+    // other code (what the walks use is moved out first: `takeWalk()`, `take(_:)`), so the compiler
+    // proves them exclusive, with no runtime check and none switched off.
     let queue: DispatchQueue
     let scheduler: any DelayScheduler
     let inbox: any TreeInbox
@@ -51,11 +53,11 @@ final class StoreTree: @unchecked Sendable {
     let diagnostics: (any StoreDiagnostics)?
     /// Whether some node of the tree has middleware (then `process` runs the middleware stage).
     // Safety: written by `middlewareAttached` (which asserts the queue), read by `process`: on the queue only.
-    @exclusivity(unchecked) private(set) var hasMiddleware = false
+    private(set) var hasMiddleware = false
     /// Whether some node of the tree has middleware that does more than observe, that is, that may
     /// change, block or fail an action, or let it go later (then `process` runs the whole stage).
     // Safety: as `hasMiddleware`: written by `middlewareAttached`, read by `process`, on the queue only.
-    @exclusivity(unchecked) private var someMiddlewareActs = false
+    private var someMiddlewareActs = false
     /// Whether the tree has diagnostics or cycle detection (then `process` runs the supervised path).
     /// Decided once: testing the optional existential `diagnostics` copies it, for each action.
     private let isWatched: Bool
@@ -66,53 +68,51 @@ final class StoreTree: @unchecked Sendable {
     let detectsCycles: Bool
     /// Counts actions by kind and follows causes, when cycle detection is on.
     // Safety: set in `init`; after it, used only by `recordCause` during `process`, on the queue.
-    @exclusivity(unchecked) private var cycleDetector: CycleDetector?
+    private var cycleDetector: CycleDetector?
     /// While an action is processed with cycle detection on: the kinds of its causes, then its own.
     // Safety: written by `recordCause` and reset by `processSupervised`, on the queue; read by middleware
     // on the queue, and by `causesOfDispatchNow` only when `drainingThread.isCurrent`, that is on the queue.
-    @exclusivity(unchecked) private(set) var currentCauses: [String]?
+    private(set) var currentCauses: [String]?
     /// While an action goes through the middleware stage: the node it was sent to (unretained; the
     /// caller of `process` holds it).
     // Safety: set to a node only for the middleware stage (`tap`, `middlewareStage`) and back to `nil` right
     // after, on the queue; the caller of `process` holds that node meanwhile, so the unretained reference is live.
-    @exclusivity(unchecked) private var currentTarget: Unmanaged<TreeNode>?
-    /// The nodes the current action was reduced by, the receiving node first and the root last, when
-    /// the root has listeners (otherwise nothing is published and the path is not recorded).
-    // Safety: used only inside `process` on the queue: filled by `reduceUp`, read by `publishDown`, emptied
-    // before `process` returns. Each node in it is held while the action is processed (see `NodePath`).
-    @exclusivity(unchecked) private var path = NodePath()
-    /// The nodes left to visit in the walk down.
-    // Safety: used only by the walk down (`publishDown`, `walkChildren`) on the queue; `process` cannot be
-    // entered again while it runs (the note above), so no second walk touches the stack.
-    @exclusivity(unchecked) private var stack = ScratchStack<Visit>(capacity: 32)
+    private var currentTarget: Unmanaged<TreeNode>?
+    /// The scratch space of the walks up and down (``Walk``), kept between actions so its storage is
+    /// reused. Each action moves it out (``takeWalk()``) and back: the walks use it as a local value,
+    /// whose accesses the compiler checks statically, and every access to this field is a plain move.
+    /// `nil` only while an action is being processed.
+    // Safety: used only by `reduceAndPublish`, on the queue; `process` cannot be entered again while it
+    // runs (the note above), and if it were, `takeWalk()` would trap on the `nil`.
+    private var spareWalk: Walk? = Walk()
     // Safety: read and written only by `reduceAndPublish`, on the queue (its debug precondition traps a
     // nested call, which the note above rules out).
-    @exclusivity(unchecked) private var isProcessing = false
+    private var isProcessing = false
     #if DEBUG
     /// Whether the walk down is running: no node may attach meanwhile, since adding a child may move the
     /// block of the list the walk reads (`ChildList.slots`). Checked in debug builds only.
     // Safety: written by `publishDown` and read by `TreeNode.attach`'s assert, both on the queue (debug only).
-    @exclusivity(unchecked) private(set) var isWalkingDown = false
+    private(set) var isWalkingDown = false
     #endif
     /// Whether the root has listeners, that is whether anything in the tree does: kept by the root
     /// (``TreeNode/listenersChanged()``) so that `process` need not reach the root for each action.
     // Safety: written by the root's `listenersChanged` and read by `process` and the root's reducer, all on the
     // queue (`listenersChanged` is queue-only, see `TreeNode`).
-    @exclusivity(unchecked) var isListenedTo = false
+    var isListenedTo = false
     /// Nodes that nothing keeps any more, each retained, to take out of the tree after the current inbox
     /// entry (``settleDrops()``).
     // Safety: appended to by `dropAfterCurrentEntry` and emptied by `settleDrops`, both during the drain on the
     // queue. Each element is a +1 retain taken on append and given back in `settleDrops`.
-    @exclusivity(unchecked) private var pendingDrops: [Unmanaged<TreeNode>] = []
+    private var pendingDrops: [Unmanaged<TreeNode>] = []
     /// The root node, unretained: the root holds the tree, and every other node holds the root (through
     /// its ancestors), so the root is alive whenever a node asks for it. Set once, by the root's `init`.
     /// Written once before the tree is shared, then only read, from any thread.
     // Safety: see the two lines above: one write in `setRoot` before the tree is shared, then reads only.
-    @exclusivity(unchecked) private var rootReference: Unmanaged<TreeNode>?
+    private var rootReference: Unmanaged<TreeNode>?
     /// What other modules of the package keep per tree, by type (``attachment(_:)``).
     // Safety: read and written through `attachment(ifPresent:)`/`attachment(_:)` (which assert the queue), and
     // in `deinit`, when no other reference to the tree is left.
-    @exclusivity(unchecked) private var attachments: [ObjectIdentifier: any TreeAttachment] = [:]
+    private var attachments: [ObjectIdentifier: any TreeAttachment] = [:]
 
     /// How many batches one drain runs before it lets other work on the queue run.
     static var batchesPerTurn: Int { 64 }
@@ -222,18 +222,25 @@ final class StoreTree: @unchecked Sendable {
     /// On the queue, during the drain: `node`, which nothing keeps any more, leaves the tree once the
     /// current inbox entry is done. Held until then.
     func dropAfterCurrentEntry(_ node: TreeNode) {
-        pendingDrops.append(.passRetained(node))
+        // Moved out and back, so that the append, which may grow the array, runs outside any access to
+        // the field.
+        var drops = Self.take(&pendingDrops)
+        drops.append(.passRetained(node))
+        swap(&drops, &pendingDrops)
     }
 
     /// On the queue, between two inbox entries: takes out of the tree the nodes let go of during the
     /// entry, and lets go of them. Freeing one may let go of its parent, which joins the list.
     @inline(__always)
     func settleDrops() {
-        guard !pendingDrops.isEmpty else { return }
-        while let node = pendingDrops.popLast() {
-            // Safety: the entry holds a +1 retain of the node, given back right after.
-            node._withUnsafeGuaranteedRef { $0.dropFromTree() }
-            node.release()
+        while !pendingDrops.isEmpty {
+            // Nodes let go of meanwhile join the field again, for the next round.
+            var drops = Self.take(&pendingDrops)
+            while let node = drops.popLast() {
+                // Safety: the entry holds a +1 retain of the node, given back right after.
+                node._withUnsafeGuaranteedRef { $0.dropFromTree() }
+                node.release()
+            }
         }
     }
 
@@ -421,13 +428,21 @@ final class StoreTree: @unchecked Sendable {
         isProcessing = true
         defer { isProcessing = false }
         #endif
-        assert(path.count == 0, "Internal inconsistency: a path was left from the last action")
         var notified = 0
-        reduceUp(action, from: node)
+        // The path is recorded, and the walk's scratch space taken, only when something listens, that
+        // is when the walk down will read them.
         if isListenedTo {
-            notified = publishDown(countingObservers: countingObservers)
+            var walk = takeWalk()
+            reduceUp(action, from: node, path: &walk.path, recording: true)
+            notified = publishDown(&walk, countingObservers: countingObservers)
+            // Emptied one by one: the path is a few nodes long, and `removeAll(keepingCapacity:)` costs
+            // more than that.
+            while walk.path.popLast() != nil {}
+            putBack(walk)
+        } else {
+            var unrecorded: NodePath = []
+            reduceUp(action, from: node, path: &unrecorded, recording: false)
         }
-        path.removeAll()
         if node.mayReceiveAsyncActions, let asyncAction = action as? any AsyncAction {
             node.execute(asyncAction)
         }
@@ -556,13 +571,11 @@ final class StoreTree: @unchecked Sendable {
     /// by calling this again, so each translation on the path adds one stack frame; the tree's depth
     /// alone adds none.
     @inline(__always)
-    func reduceUp<Action>(_ action: Action, from node: ActionNode<Action>) {
-        // The path is recorded only when something listens, that is when the walk down will read it.
-        let recording = isListenedTo
+    func reduceUp<Action>(_ action: Action, from node: ActionNode<Action>, path: inout NodePath, recording: Bool) {
         if recording {
             path.append(node)
         }
-        guard var next = node.reduceOwn(action) else { return }
+        guard var next = node.reduceOwn(action, path: &path, recording: recording) else { return }
         while true {
             // Safety: `next` is an ancestor of `node`, which the caller holds (see `reduceOwn`). Taken
             // out of its `Unmanaged` as a value, it would be retained and released.
@@ -570,11 +583,41 @@ final class StoreTree: @unchecked Sendable {
                 if recording {
                     path.append(next)
                 }
-                return next.reduceOwn(action)
+                return next.reduceOwn(action, path: &path, recording: recording)
             }
             guard let further else { return }
             next = further
         }
+    }
+
+    /// The walks' scratch space, moved out of ``spareWalk``.
+    @inline(__always)
+    private func takeWalk() -> Walk {
+        var taken: Walk?
+        swap(&taken, &spareWalk)
+        // Moved out of the optional, not copied: a copy would retain the two arrays.
+        switch consume taken {
+        case .some(let walk):
+            return walk
+        case .none:
+            preconditionFailure("Internal inconsistency: an action was processed while another one was")
+        }
+    }
+
+    /// Gives the walks' scratch space back to ``spareWalk``, for the next action.
+    @inline(__always)
+    private func putBack(_ walk: consuming Walk) {
+        var given: Walk? = walk
+        swap(&given, &spareWalk)
+    }
+
+    /// Moves the array out of `field`, leaving it empty: a move, with no call and no reference counting
+    /// inside the access to `field`.
+    @inline(__always)
+    private static func take<Element>(_ field: inout [Element]) -> [Element] {
+        var taken: [Element] = []
+        swap(&taken, &field)
+        return taken
     }
 
     /// On the queue: walks down from the root after `reduceUp`.
@@ -586,17 +629,17 @@ final class StoreTree: @unchecked Sendable {
     ///
     /// Returns how many observers were called, when `countingObservers` (a node keeps no count of its
     /// own to read cheaply), 0 otherwise.
-    private func publishDown(countingObservers: Bool) -> Int {
+    private func publishDown(_ walk: inout Walk, countingObservers: Bool) -> Int {
         var notified = 0
-        guard path.count > 0 else { return notified }
+        guard walk.path.count > 0 else { return notified }
         let outer = callingThread.enter()
         defer { callingThread.leave(restoring: outer) }
         #if DEBUG
         isWalkingDown = true
         defer { isWalkingDown = false }
         #endif
-        let top = path.count - 1
-        var next: Visit? = Visit(node: path[top], parentChanged: false, pathIndex: top)
+        let top = walk.path.count - 1
+        var next: Visit? = Visit(node: walk.path[top], parentChanged: false, pathIndex: top)
         while let visit = next {
             // Safety: a node on the path is alive while the action is processed (see `NodePath`); any
             // other node is in its parent's child list, which holds it, or was taken out of it during
@@ -604,14 +647,26 @@ final class StoreTree: @unchecked Sendable {
             // Visits hold their nodes unmanaged, so the walk does no reference counting.
             let pathNext = visit.node._withUnsafeGuaranteedRef { node in
                 if visit.nextChild < 0 {
-                    return visitNode(node, visit, notified: &notified, countingObservers: countingObservers)
+                    return visitNode(
+                        node,
+                        visit,
+                        walk: &walk,
+                        notified: &notified,
+                        countingObservers: countingObservers
+                    )
                 }
-                visitChildren(of: node, visit, notified: &notified, countingObservers: countingObservers)
+                visitChildren(
+                    of: node,
+                    visit,
+                    walk: &walk,
+                    notified: &notified,
+                    countingObservers: countingObservers
+                )
                 return nil
             }
             // The next node on the path is visited straight after, without a round trip through the
             // stack: an action that changed nothing off its path walks the path with no stack at all.
-            next = pathNext ?? stack.pop()
+            next = pathNext ?? walk.stack.popLast()
         }
         return notified
     }
@@ -620,7 +675,13 @@ final class StoreTree: @unchecked Sendable {
     /// if its state may have changed; if it provably did not, returns the next node on the action's
     /// path, if the path goes on and that node is attached.
     @inline(__always)
-    private func visitNode(_ node: TreeNode, _ visit: Visit, notified: inout Int, countingObservers: Bool) -> Visit? {
+    private func visitNode(
+        _ node: TreeNode,
+        _ visit: Visit,
+        walk: inout Walk,
+        notified: inout Int,
+        countingObservers: Bool
+    ) -> Visit? {
         let changed = node.visit(parentChanged: visit.parentChanged, onPath: visit.pathIndex >= 0)
         if countingObservers {
             notified += node.observerCount
@@ -630,12 +691,13 @@ final class StoreTree: @unchecked Sendable {
                 visitChildren(
                     of: node,
                     Visit(children: .passUnretained(node), pathIndex: visit.pathIndex, from: 0),
+                    walk: &walk,
                     notified: &notified,
                     countingObservers: countingObservers
                 )
             }
         } else if visit.pathIndex > 0 {
-            let pathChild = path[visit.pathIndex - 1]
+            let pathChild = walk.path[visit.pathIndex - 1]
             // Safety: a node on the path is alive while the action is processed (see `NodePath`).
             if pathChild._withUnsafeGuaranteedRef(\.isAttached) {
                 return Visit(node: pathChild, parentChanged: false, pathIndex: visit.pathIndex - 1)
@@ -655,33 +717,50 @@ final class StoreTree: @unchecked Sendable {
     /// The loop comes in two copies, with and without counting observers, so that it keeps its values
     /// in registers around the visits' calls.
     @inline(__always)
-    private func visitChildren(of node: TreeNode, _ visit: Visit, notified: inout Int, countingObservers: Bool) {
+    private func visitChildren(
+        of node: TreeNode,
+        _ visit: Visit,
+        walk: inout Walk,
+        notified: inout Int,
+        countingObservers: Bool
+    ) {
         if countingObservers {
-            visitChildrenCountingObservers(of: node, visit, notified: &notified)
+            visitChildrenCountingObservers(of: node, visit, walk: &walk, notified: &notified)
         } else {
-            visitChildren(of: node, visit)
+            visitChildren(of: node, visit, walk: &walk)
         }
     }
 
     /// The loop without counting observers. Not inlined, nor is the other copy: kept out of the visit of
     /// every node, they let the compiler inline that visit into the walk's loop.
     @inline(never)
-    private func visitChildren(of node: TreeNode, _ visit: Visit) {
+    private func visitChildren(of node: TreeNode, _ visit: Visit, walk: inout Walk) {
         var notified = 0
-        walkChildren(of: node, visit, notified: &notified, countingObservers: false)
+        walkChildren(of: node, visit, walk: &walk, notified: &notified, countingObservers: false)
     }
 
     /// The loop counting the observers it calls, for diagnostics.
     @inline(never)
-    private func visitChildrenCountingObservers(of node: TreeNode, _ visit: Visit, notified: inout Int) {
-        walkChildren(of: node, visit, notified: &notified, countingObservers: true)
+    private func visitChildrenCountingObservers(
+        of node: TreeNode,
+        _ visit: Visit,
+        walk: inout Walk,
+        notified: inout Int
+    ) {
+        walkChildren(of: node, visit, walk: &walk, notified: &notified, countingObservers: true)
     }
 
     @inline(__always)
-    private func walkChildren(of node: TreeNode, _ visit: Visit, notified: inout Int, countingObservers: Bool) {
+    private func walkChildren(
+        of node: TreeNode,
+        _ visit: Visit,
+        walk: inout Walk,
+        notified: inout Int,
+        countingObservers: Bool
+    ) {
         let pathChildIndex = visit.pathIndex - 1
         // The one child on the action's path, if the path goes on below `node`.
-        let pathChild = pathChildIndex >= 0 ? path[pathChildIndex].toOpaque() : nil
+        let pathChild = pathChildIndex >= 0 ? walk.path[pathChildIndex].toOpaque() : nil
         // Safety: read once, and valid for the whole loop: the children's own visits may empty slots,
         // but nothing adds a child during the walk, which could move the list's block (see
         // `ChildList.slots`; debug builds check it in `TreeNode.attach()`). `slot` stays below the count.
@@ -707,16 +786,26 @@ final class StoreTree: @unchecked Sendable {
                 if slot < slots.count {
                     // Only if more slots follow: the last child of every level of a deep chain would
                     // otherwise leave an entry on the stack, for nothing.
-                    stack.push(Visit(children: .passUnretained(node), pathIndex: visit.pathIndex, from: slot))
+                    walk.stack.append(Visit(children: .passUnretained(node), pathIndex: visit.pathIndex, from: slot))
                 }
-                stack.push(Visit(node: child, parentChanged: true, pathIndex: pathIndex))
+                walk.stack.append(Visit(node: child, parentChanged: true, pathIndex: pathIndex))
                 return
             }
         }
     }
 
+    /// The scratch space of one action's walks, reused from one action to the next.
+    struct Walk: ~Copyable {
+        /// The nodes the action was reduced by, the receiving node first and the root last, when the
+        /// root has listeners (otherwise nothing is published and the path is not recorded). Emptied
+        /// after each action.
+        var path: NodePath = []
+        /// The nodes left to visit in the walk down.
+        fileprivate var stack: [Visit] = []
+    }
+
     /// What the walk down still has to do: visit a node, or go on with a node's children.
-    private struct Visit {
+    fileprivate struct Visit {
         /// The node: on the action's path, which keeps it alive; or in its parent's child list, which
         /// holds it; or taken out of that list during the walk (its observers, or those of a descendant
         /// whose leaving left it with no listeners, detached it), and then kept by something else: a
@@ -724,7 +813,7 @@ final class StoreTree: @unchecked Sendable {
         /// the current entry (see `TreeNode.detach()`).
         // Safety: unretained; alive for as long as the visit is on the stack, for the reasons above.
         let node: Unmanaged<TreeNode>
-        /// The node's index in `path`, or -1 when it is off the path.
+        /// The node's index in the walk's path, or -1 when it is off the path.
         let pathIndex: Int
         /// -1 to visit `node`; otherwise the slot of `node`'s child list to go on from, the node itself
         /// having been visited and its state having changed.

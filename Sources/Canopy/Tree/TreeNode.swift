@@ -33,7 +33,7 @@ class TreeNode: @unchecked Sendable {
     /// What only some nodes need (children, a cached state, a list of observers, middleware), once the
     /// node needs one of them: one reference to a box (``TreeNodeExtras``), kept out of every node.
     // Safety: queue-only; set once, by `madeExtras`, and never replaced, so borrowed reads stay valid.
-    @exclusivity(unchecked) final private(set) var extras: TreeNodeExtras?
+    final private(set) var extras: TreeNodeExtras?
     /// What keeps this node in the tree besides the tree itself, in two counts that change together:
     /// in the low 32 bits its *holders* — its handle (``ChildHandle``), while any store or any pending
     /// action sent through a store holds it, and each child made from it, while it lives; in the high 32
@@ -51,10 +51,10 @@ class TreeNode: @unchecked Sendable {
     // Safety: `listSlot`, `isAttached` and `flags` are queue-only plain values (the note above); no access
     // to them spans a call to other code.
     /// Where this node is in its parent's list of children, while it is attached.
-    @exclusivity(unchecked) final var listSlot: Int32 = 0
-    @exclusivity(unchecked) final var isAttached: Bool
+    final var listSlot: Int32 = 0
+    final var isAttached: Bool
     /// Flags set rarely and read on the engine's paths: one byte (see ``NodeFlags``).
-    @exclusivity(unchecked) private final var flags: NodeFlags = []
+    private final var flags: NodeFlags = []
 
     /// Creates a root (no parent, always attached) or a node below `parent`, which it keeps.
     init(tree: StoreTree, parent: TreeNode?) {
@@ -342,7 +342,7 @@ class TreeNode: @unchecked Sendable {
         var node = self
         while !node.isAttached, let parent = node.parentNode {
             node.isAttached = true
-            parent.madeExtras.children.add(node)
+            parent.addAttachedChild(node)
             parent.listenersChanged()
             newlyAttached.append(node)
             node = parent
@@ -376,6 +376,17 @@ class TreeNode: @unchecked Sendable {
                 }
             }
         }
+    }
+
+    /// On the queue: adds `child`, just attached, to this node's list of children. The list is moved out
+    /// of the box for the addition, which may grow its block, and back: every access to the field is then
+    /// a plain move, which the compiler proves exclusive without a runtime check.
+    private final func addAttachedChild(_ child: TreeNode) {
+        let extras = madeExtras
+        var children = ChildList()
+        swap(&children, &extras.children)
+        children.add(child)
+        swap(&children, &extras.children)
     }
 
     /// On the queue: detaches this node if nobody listens to it any more, and then each ancestor that

@@ -33,17 +33,17 @@ import Testing
 
     @Test func anEquatablePlainDataStateIsCheckedWithItsOwnEquality() throws {
         let check = try #require(ChangeCheck<Int, Int>.make())
-        var reducer: Reducer<Int, Int> = { value, amount in value += amount }
+        let reducer: Reducer<Int, Int> = { value, amount in value += amount }
         var value = 1
-        #expect(check.reduce(&value, 2, &reducer))
+        #expect(check.reduce(&value, 2, reducer))
         #expect(value == 3)
-        #expect(!check.reduce(&value, 0, &reducer))
+        #expect(!check.reduce(&value, 0, reducer))
         #expect(value == 3)
 
         let alwaysEqual = try #require(ChangeCheck<AlwaysEqual, Int>.make())
-        var setter: Reducer<AlwaysEqual, Int> = { state, value in state.value = value }
+        let setter: Reducer<AlwaysEqual, Int> = { state, value in state.value = value }
         var state = AlwaysEqual()
-        #expect(!alwaysEqual.reduce(&state, 5, &setter))
+        #expect(!alwaysEqual.reduce(&state, 5, setter))
         #expect(state.value == 5)
     }
 
