@@ -78,7 +78,7 @@ struct ActionLogBuffer<Action: Sendable>: @unchecked Sendable {
         if cursor != end {
             // Safety: `cursor` is set (it differs from `end`) and points to a free entry of the last
             // chunk, before its end.
-            let slot = cursor.unsafelyUnwrapped
+            let slot = cursor!
             slot.initialize(to: entry)
             cursor = slot + 1
         } else {

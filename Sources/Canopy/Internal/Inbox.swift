@@ -336,14 +336,14 @@ struct InboxBuffer: @unchecked Sendable {
             growTargets()
         }
         // Safety: `growTargets()` left `targetCount < targetCapacity`, so `targets` is allocated there.
-        (targets.unsafelyUnwrapped + targetCount).initialize(to: target)
+        (targets! + targetCount).initialize(to: target)
         targetCount += 1
     }
 
     /// The position of the target at `index`, which is below ``targetCount``.
     func targetPosition(at index: Int) -> Int {
         // Safety: `index < targetCount`, so the target is initialised.
-        targets.unsafelyUnwrapped[index].position
+        targets![index].position
     }
 
     /// Deinitialises the targets not yet delivered and frees their memory.
@@ -421,7 +421,7 @@ struct InboxBuffer: @unchecked Sendable {
         // Moved out into its parts: nothing is retained, and the receiver goes when this call ends.
         // Safety: `index` is below `targetCount` (the caller iterates them), and each target is
         // delivered once; `run` then counts them all as moved out.
-        let (position, receiver, extras) = (targets.unsafelyUnwrapped + index).move()
+        let (position, receiver, extras) = (targets! + index).move()
         let action = slot(position, Action.self)
         guard let extras else {
             // A plain dispatch: no run to check, the default entry context, no completion.
@@ -455,7 +455,7 @@ struct InboxBuffer: @unchecked Sendable {
     // Safety: typed with the inbox's `Action`, the only type `Inbox<Action>` writes to `actions`.
     private func slot<Action>(_ index: Int, _: Action.Type) -> UnsafeMutablePointer<Action> {
         // Safety: called only with `index < capacity`, so `actions` is allocated.
-        actions.unsafelyUnwrapped.assumingMemoryBound(to: Action.self) + index
+        actions!.assumingMemoryBound(to: Action.self) + index
     }
 
     mutating func grow<Action>(_: Action.Type) {

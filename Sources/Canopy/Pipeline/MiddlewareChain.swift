@@ -138,12 +138,12 @@ final class MiddlewareChain<State, Action>: NodeMiddleware<Action>, @unchecked S
     override func observe(_ action: Action) {
         // Safety: `onlyObserves` is set only when the chain has a first link and an environment, which
         // the chain holds (unretained here, as in `run(_:_:)`), and the caller holds the chain.
-        head.unsafelyUnwrapped._withUnsafeGuaranteedRef { start in
-            unretainedEnvironment.unsafelyUnwrapped._withUnsafeGuaranteedRef { environment in
+        head!._withUnsafeGuaranteedRef { start in
+            unretainedEnvironment!._withUnsafeGuaranteedRef { environment in
                 start.tap(action, environment)
                 if start.following != nil {
                     // Safety: checked just above; a link's `following` never changes.
-                    start.following.unsafelyUnwrapped.tapThrough(action, environment: environment)
+                    start.following!.tapThrough(action, environment: environment)
                 }
             }
         }
@@ -199,7 +199,7 @@ final class MiddlewareChain<State, Action>: NodeMiddleware<Action>, @unchecked S
     private func end(_ action: inout Action) -> MiddlewareResult {
         let scratch = self.scratch
         // Safety: `begin` set it for this run, and only `end` clears it.
-        let environment = scratch.environment.unsafelyUnwrapped
+        let environment = scratch.environment!
         scratch.environment = nil
         scratch.isRunning = false
         if scratch.didSettle {

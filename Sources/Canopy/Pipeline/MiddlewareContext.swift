@@ -126,7 +126,7 @@ public struct MiddlewareContext<State, Action> {
         link.checkCurrent(token)
         // Safety: `checkCurrent` passed, so the chain is running this action: the environment is set,
         // and the run's caller keeps it alive.
-        return link.scratch.environment.unsafelyUnwrapped.takeUnretainedValue()
+        return link.scratch.environment!.takeUnretainedValue()
     }
 
     /// The name of the middleware this context was given to.

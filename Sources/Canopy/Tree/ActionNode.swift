@@ -87,8 +87,8 @@ class ActionNode<Action: Sendable>: TreeNode, InboxReceiver, @unchecked Sendable
             assert(hasMiddleware, "Internal inconsistency: \(type(of: self)) has no middleware")
             // Safety: `hasMiddleware` says the node has a box holding its middleware (`use` sets both),
             // and the only box made is a `NodeExtras<State, Action>`, an `ActionNodeExtras<Action>`.
-            return borrowedExtras.unsafelyUnwrapped._withUnsafeGuaranteedRef {
-                .passUnretained(unsafeDowncast($0, to: ActionNodeExtras<Action>.self).middleware.unsafelyUnwrapped)
+            return borrowedExtras!._withUnsafeGuaranteedRef {
+                .passUnretained(unsafeDowncast($0, to: ActionNodeExtras<Action>.self).middleware!)
             }
         }
     }

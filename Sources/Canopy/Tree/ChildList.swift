@@ -74,7 +74,7 @@ struct ChildList: ~Copyable {
             makeRoom()
         }
         // Safety: `makeRoom()` left a block with `used < capacity`, so the slot is allocated.
-        let storage = self.storage.unsafelyUnwrapped
+        let storage = self.storage!
         let header = Self.header(storage)
         let used = header.pointee.used
         Self.entries(storage)[Int(used)] = .passRetained(child)

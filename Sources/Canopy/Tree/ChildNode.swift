@@ -34,7 +34,7 @@ final class ChildNode<ParentState: Sendable, Local: Sendable, State: Sendable, A
     /// every child store 8 bytes).
     var parent: StateNode<ParentState, Action> {
         // Safety: `init` passes `parent`, a `StateNode<ParentState, Action>`, as `parentNode`, a `let`.
-        unsafeDowncast(parentNode.unsafelyUnwrapped, to: StateNode<ParentState, Action>.self)
+        unsafeDowncast(parentNode!, to: StateNode<ParentState, Action>.self)
     }
 
     init(
@@ -113,7 +113,7 @@ final class ChildNode<ParentState: Sendable, Local: Sendable, State: Sendable, A
         // Safety: as in `composeAndNotify()`; the composition initialises the temporary, which the
         // state is moved out of.
         return withUnsafeTemporaryAllocation(of: State.self, capacity: 1) { buffer in
-            let state = buffer.baseAddress.unsafelyUnwrapped
+            let state = buffer.baseAddress!
             var none = NodeObservers<State>()
             _ = compose(state, false, &none, nil)
             return state.move()

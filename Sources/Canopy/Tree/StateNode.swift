@@ -98,7 +98,7 @@ class StateNode<State: Sendable, Action: Sendable>: ActionNode<Action>, StoreHan
             assert(hasCache, "Internal inconsistency: \(type(of: self)) read a cache it has not made")
             // Safety: as the caller knows, and debug builds check, the node has made its cache, so it
             // has a box.
-            return borrowedStateExtras.unsafelyUnwrapped._withUnsafeGuaranteedRef { $0.cache.unsafelyUnwrapped }
+            return borrowedStateExtras!._withUnsafeGuaranteedRef { $0.cache! }
         }
     }
 

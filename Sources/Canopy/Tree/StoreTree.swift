@@ -158,7 +158,7 @@ final class StoreTree: @unchecked Sendable {
     /// The root node. Asked by nodes only, each of which keeps the root alive.
     var root: TreeNode {
         // Safety: see `rootReference`; a node of the tree is asking, so the root is alive.
-        rootReference.unsafelyUnwrapped.takeUnretainedValue()
+        rootReference!.takeUnretainedValue()
     }
 
     deinit {
@@ -338,7 +338,7 @@ final class StoreTree: @unchecked Sendable {
             if middleware.hasSoleTap {
                 // The usual case, the recorder alone: the engine calls it, without a call to the chain.
                 // Safety: `hasSoleTap` says the environment is set; the chain holds it.
-                middleware.soleEnvironment.unsafelyUnwrapped._withUnsafeGuaranteedRef {
+                middleware.soleEnvironment!._withUnsafeGuaranteedRef {
                     middleware.soleTap(action, $0)
                 }
             } else {

@@ -406,7 +406,7 @@ class TreeNode: @unchecked Sendable {
         while node.isAttached, let parent = node.parentNode {
             node.isAttached = false
             // Safety: the parent's list holds `node`, so the parent has a box.
-            parent.extras.unsafelyUnwrapped.children.remove(node).release()
+            parent.extras!.children.remove(node).release()
             parent.listenersChanged()
             guard !parent.hasListeners else { return }
             node = parent
