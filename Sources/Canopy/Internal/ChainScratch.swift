@@ -29,38 +29,38 @@ final class ChainScratch<State, Action>: @unchecked Sendable {
 
     /// Counts actions; a context from an earlier action carries an older value.
     @usableFromInline var token: UInt64 {
-        @inlinable get { tokenCell.load(ordering: .relaxed) }
-        @inlinable set { tokenCell.store(newValue, ordering: .relaxed) }
+        @inlinable @inline(__always) get { tokenCell.load(ordering: .relaxed) }
+        @inlinable @inline(__always) set { tokenCell.store(newValue, ordering: .relaxed) }
     }
     /// The level whose context may call `next` now, or -1 when none may.
     @usableFromInline var expecting: Int {
-        @inlinable get { expectingCell.load(ordering: .relaxed) }
-        @inlinable set { expectingCell.store(newValue, ordering: .relaxed) }
+        @inlinable @inline(__always) get { expectingCell.load(ordering: .relaxed) }
+        @inlinable @inline(__always) set { expectingCell.store(newValue, ordering: .relaxed) }
     }
     /// Levels below this one have called `next` during the current action.
     @usableFromInline var forwardedThrough: Int {
-        @inlinable get { forwardedThroughCell.load(ordering: .relaxed) }
-        @inlinable set { forwardedThroughCell.store(newValue, ordering: .relaxed) }
+        @inlinable @inline(__always) get { forwardedThroughCell.load(ordering: .relaxed) }
+        @inlinable @inline(__always) set { forwardedThroughCell.store(newValue, ordering: .relaxed) }
     }
     /// Set and cleared by `MiddlewareChain.run`.
     @usableFromInline var isRunning: Bool {
-        @inlinable get { isRunningCell.load(ordering: .relaxed) }
-        @inlinable set { isRunningCell.store(newValue, ordering: .relaxed) }
+        @inlinable @inline(__always) get { isRunningCell.load(ordering: .relaxed) }
+        @inlinable @inline(__always) set { isRunningCell.store(newValue, ordering: .relaxed) }
     }
     /// The last middleware called `next`; the action to reduce is in `forwarded`.
     @usableFromInline var didForward: Bool {
-        @inlinable get { didForwardCell.load(ordering: .relaxed) }
-        @inlinable set { didForwardCell.store(newValue, ordering: .relaxed) }
+        @inlinable @inline(__always) get { didForwardCell.load(ordering: .relaxed) }
+        @inlinable @inline(__always) set { didForwardCell.store(newValue, ordering: .relaxed) }
     }
     /// The middleware the run started at has moved the forwarded action into the engine's.
     @usableFromInline var didSettle: Bool {
-        @inlinable get { didSettleCell.load(ordering: .relaxed) }
-        @inlinable set { didSettleCell.store(newValue, ordering: .relaxed) }
+        @inlinable @inline(__always) get { didSettleCell.load(ordering: .relaxed) }
+        @inlinable @inline(__always) set { didSettleCell.store(newValue, ordering: .relaxed) }
     }
     /// Whether `failure` is set: testing the optional existential would copy it, for each action.
     @usableFromInline var didFail: Bool {
-        @inlinable get { didFailCell.load(ordering: .relaxed) }
-        @inlinable set { didFailCell.store(newValue, ordering: .relaxed) }
+        @inlinable @inline(__always) get { didFailCell.load(ordering: .relaxed) }
+        @inlinable @inline(__always) set { didFailCell.store(newValue, ordering: .relaxed) }
     }
     @usableFromInline let tokenCell = Atomic<UInt64>(0)
     @usableFromInline let expectingCell = Atomic<Int>(-1)
