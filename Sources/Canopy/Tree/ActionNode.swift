@@ -1,5 +1,5 @@
 /// A tree node that takes actions of type `Action`: the part of a node the engine's walk up the tree
-/// (``StoreTree/reduceUp(_:from:path:recording:)``) needs.
+/// (``StoreTree/reduceUp(_:from:path:)``) needs.
 // Safety: Sendable by hand: its one `var` is queue-confined (see the note below), as `TreeNode`'s are.
 class ActionNode<Action: Sendable>: TreeNode, InboxReceiver, @unchecked Sendable {
     // Safety: `lastChanged` is set and read only on the tree's queue, like
@@ -44,17 +44,21 @@ class ActionNode<Action: Sendable>: TreeNode, InboxReceiver, @unchecked Sendable
         @inline(__always) get { traits.contains(.sharesRootInbox) }
     }
 
-    /// On the queue: runs this node's own reducer (or, for a view, translates the action) and returns
-    /// the next node up that reduces the same action, or `nil` when the walk is over. A view that
-    /// translates the action goes on up with it itself, appending to `path` when `recording`
-    /// (``StoreTree/reduceUp(_:from:path:recording:)``).
+    /// On the queue: runs this node's own reducer and returns the next node up that reduces the same
+    /// action, or `nil` when the walk with this action type is over (at the root, or at a view that
+    /// translates actions, which goes on in ``continueTranslated(_:path:)``).
     ///
     /// The next node is returned unretained: it is an ancestor of this one, which holds it, and the
     /// caller holds this one. Returned strongly, it cost each step of the walk up a retain and a release.
     // Safety: see the paragraph above: the returned ancestor is held by this node, which the caller holds.
-    func reduceOwn(_ action: Action, path: inout NodePath, recording: Bool) -> Unmanaged<ActionNode<Action>>? {
+    func reduceOwn(_ action: Action) -> Unmanaged<ActionNode<Action>>? {
         preconditionFailure("Internal inconsistency: \(type(of: self)) does not reduce")
     }
+
+    /// On the queue, when ``reduceOwn(_:)`` returned `nil`: a view that translates actions goes on up the
+    /// tree with the translated action, recording its nodes in `path`
+    /// (``StoreTree/reduceUp(_:from:path:)``). Nothing to do anywhere else: the walk is over.
+    func continueTranslated<Path: PathRecorder>(_ action: Action, path: inout Path) {}
 
     /// On the queue: runs `asyncAction` on its queue; each result goes back to this node without
     /// retaining it.

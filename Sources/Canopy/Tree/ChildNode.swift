@@ -50,7 +50,7 @@ final class ChildNode<ParentState: Sendable, Local: Sendable, State: Sendable, A
     }
 
     // Safety: returns the parent unretained; see the `return` below.
-    override func reduceOwn(_ action: Action, path: inout NodePath, recording: Bool) -> Unmanaged<ActionNode<Action>>? {
+    override func reduceOwn(_ action: Action) -> Unmanaged<ActionNode<Action>>? {
         reduce(with: reducer, action)
         if let afterReduceSteps {
             // Safety: `withUnsafeMutablePointer` gives `local`'s address for the call only.

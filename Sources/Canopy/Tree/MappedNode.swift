@@ -36,13 +36,18 @@ final class MappedNode<ParentState: Sendable, ParentAction: Sendable, State: Sen
     }
 
     // Safety: returns the parent unretained or `nil`; see the `return` below.
-    override func reduceOwn(_ action: Action, path: inout NodePath, recording: Bool) -> Unmanaged<ActionNode<Action>>? {
+    override func reduceOwn(_ action: Action) -> Unmanaged<ActionNode<Action>>? {
         if let sameActionParent {
             // Safety: `sameActionParent` is `parent`, a `let` of this node, which the caller holds.
             return .passUnretained(sameActionParent)
         }
-        tree.reduceUp(transformAction(action), from: parent, path: &path, recording: recording)
+        // The walk goes on with the translated action, in `continueTranslated`.
         return nil
+    }
+
+    override func continueTranslated<Path: PathRecorder>(_ action: Action, path: inout Path) {
+        guard sameActionParent == nil else { return }
+        tree.reduceUp(transformAction(action), from: parent, path: &path)
     }
 
     override func untranslatedParent() -> ActionNode<Action>? {

@@ -7,10 +7,24 @@
 // Safety: unretained, for the reason in the paragraph above; `StoreTree` empties it after each action.
 typealias NodePath = [Unmanaged<TreeNode>]
 
-// Safety: as `NodePath`: `append` takes a node the caller holds, or an ancestor of it.
-extension [Unmanaged<TreeNode>] {
+/// Where the walk up records the nodes an action is reduced by (``StoreTree/reduceUp(_:from:path:)``):
+/// a ``NodePath`` when something listens, ``UnrecordedPath`` otherwise. The walk is compiled for each,
+/// so recording nothing costs nothing.
+protocol PathRecorder {
+    /// Notes that the action was reduced by `node`, which the caller holds, or an ancestor of it.
+    mutating func record(_ node: TreeNode)
+}
+
+// Safety: as `NodePath`: `record` takes a node the caller holds, or an ancestor of it.
+extension [Unmanaged<TreeNode>]: PathRecorder {
     @inline(__always)
-    mutating func append(_ node: TreeNode) {
+    mutating func record(_ node: TreeNode) {
         append(.passUnretained(node))
     }
+}
+
+/// The path of an action nothing listens to: nothing is recorded.
+struct UnrecordedPath: PathRecorder {
+    @inline(__always)
+    mutating func record(_ node: TreeNode) {}
 }

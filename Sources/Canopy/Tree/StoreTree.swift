@@ -433,15 +433,15 @@ final class StoreTree: @unchecked Sendable {
         // is when the walk down will read them.
         if isListenedTo {
             var walk = takeWalk()
-            reduceUp(action, from: node, path: &walk.path, recording: true)
+            reduceUp(action, from: node, path: &walk.path)
             notified = publishDown(&walk, countingObservers: countingObservers)
             // Emptied one by one: the path is a few nodes long, and `removeAll(keepingCapacity:)` costs
             // more than that.
             while walk.path.popLast() != nil {}
             putBack(walk)
         } else {
-            var unrecorded: NodePath = []
-            reduceUp(action, from: node, path: &unrecorded, recording: false)
+            var unrecorded = UnrecordedPath()
+            reduceUp(action, from: node, path: &unrecorded)
         }
         if node.mayReceiveAsyncActions, let asyncAction = action as? any AsyncAction {
             node.execute(asyncAction)
@@ -565,25 +565,29 @@ final class StoreTree: @unchecked Sendable {
         }
     }
 
-    /// On the queue: runs the reducers from `node` up to the root, leaf first, recording the path.
+    /// On the queue: runs the reducers from `node` up to the root, leaf first, recording each node in
+    /// `path`.
     ///
     /// A node that translates actions (`map(actions:)`) continues the walk with the translated action
     /// by calling this again, so each translation on the path adds one stack frame; the tree's depth
     /// alone adds none.
     @inline(__always)
-    func reduceUp<Action>(_ action: Action, from node: ActionNode<Action>, path: inout NodePath, recording: Bool) {
-        if recording {
-            path.append(node)
+    func reduceUp<Action, Path: PathRecorder>(_ action: Action, from node: ActionNode<Action>, path: inout Path) {
+        path.record(node)
+        guard var next = node.reduceOwn(action) else {
+            node.continueTranslated(action, path: &path)
+            return
         }
-        guard var next = node.reduceOwn(action, path: &path, recording: recording) else { return }
         while true {
             // Safety: `next` is an ancestor of `node`, which the caller holds (see `reduceOwn`). Taken
             // out of its `Unmanaged` as a value, it would be retained and released.
             let further = next._withUnsafeGuaranteedRef { next in
-                if recording {
-                    path.append(next)
+                path.record(next)
+                let further = next.reduceOwn(action)
+                if further == nil {
+                    next.continueTranslated(action, path: &path)
                 }
-                return next.reduceOwn(action, path: &path, recording: recording)
+                return further
             }
             guard let further else { return }
             next = further
