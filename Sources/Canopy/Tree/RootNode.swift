@@ -12,6 +12,12 @@ final class RootNode<State: Sendable, Action: Sendable>: StateNode<State, Action
     // Safety: queue-only, like `TreeNode`'s fields: written by `addAfterReduce` in a work item, read by
     // `reduceOwn` in the drain.
     private var afterReduceSteps: (@Sendable (UnsafeMutableRawPointer) -> Void)?
+    /// How many steps `afterReduceSteps` runs.
+    private var afterReduceStepCount = 0
+    /// While there is one step: where its flag lies in the state, in bytes. The flag is read here, so
+    /// that an action that gives the step nothing to do costs a load, not a call of the steps (with a
+    /// retain and a release of their closure).
+    private var soleStepFlag = 0
     /// Runs the reducer and says whether the state changed, when `State` is `Equatable` plain data:
     /// lets the walk down skip the children when an action leaves the root state as it was. Made where
     /// the store's initializer is inlined, compiled for `State` there.
@@ -68,9 +74,13 @@ final class RootNode<State: Sendable, Action: Sendable>: StateNode<State, Action
         tree.assertOnQueue()
         // The root's cache is its state, initialised in `init`.
         reduce(with: reducer, action)
-        if let afterReduceSteps {
-            // Safety: the cache is the root's state, initialised, owned by the node's box for the node's life.
-            afterReduceSteps(UnsafeMutableRawPointer(cache))
+        if afterReduceStepCount > 0 {
+            // Safety: the cache is the root's state, initialised, owned by the node's box for the node's
+            // life; `soleStepFlag` is the offset of a `Bool` inside it (see `AfterReduce`).
+            let state = UnsafeMutableRawPointer(cache)
+            if afterReduceStepCount > 1 || state.load(fromByteOffset: soleStepFlag, as: Bool.self) {
+                afterReduceSteps?(state)
+            }
         }
         return nil
     }
@@ -111,6 +121,8 @@ final class RootNode<State: Sendable, Action: Sendable>: StateNode<State, Action
             earlier?(state)
             afterReduce.run(at: state)
         }
+        afterReduceStepCount += 1
+        soleStepFlag = afterReduce.offset + afterReduce.flag
         // Safety: the cache is the root's state, initialised, and owned by the node's box for the node's life.
         afterReduce.run(at: UnsafeMutableRawPointer(cache))
         // The step may have changed the state: what is cached of it below follows.
