@@ -89,9 +89,8 @@ final class StoreTree: @unchecked Sendable {
     // nested call, which the note above rules out).
     private var isProcessing = false
     #if DEBUG
-    /// Whether the walk down is running: no node may attach meanwhile, since adding a child may move the
-    /// block of the list the walk reads (`ChildList.slots`). Checked in debug builds only.
-    // Safety: written by `publishDown` and read by `TreeNode.attach`'s assert, both on the queue (debug only).
+    /// Whether the walk down is running: no node attaches meanwhile (attaching happens in work items,
+    /// between actions), so a walk sees the tree it started with. Checked in debug builds only.
     private(set) var isWalkingDown = false
     #endif
     /// Whether the root has listeners, that is whether anything in the tree does: kept by the root
@@ -765,13 +764,10 @@ final class StoreTree: @unchecked Sendable {
         let pathChildIndex = visit.pathIndex - 1
         // The one child on the action's path, if the path goes on below `node`.
         let pathChild = pathChildIndex >= 0 ? walk.path[pathChildIndex].toOpaque() : nil
-        // Safety: read once, and valid for the whole loop: the children's own visits may empty slots,
-        // but nothing adds a child during the walk, which could move the list's block (see
-        // `ChildList.slots`; debug builds check it in `TreeNode.attach()`). `slot` stays below the count.
-        let slots = node.childSlots
+        // The count is read again for each slot: the children's own visits may empty slots, or the list.
         var slot = Int(visit.nextChild)
-        while slot < slots.count {
-            let entry = slots[slot]
+        while slot < node.childSlotCount {
+            let entry = node.child(at: slot)
             slot += 1
             guard let child = entry else { continue }
             let pathIndex = child.toOpaque() == pathChild ? pathChildIndex : -1
@@ -787,7 +783,7 @@ final class StoreTree: @unchecked Sendable {
                 return true
             }
             if !isLeaf {
-                if slot < slots.count {
+                if slot < node.childSlotCount {
                     // Only if more slots follow: the last child of every level of a deep chain would
                     // otherwise leave an entry on the stack, for nothing.
                     walk.stack.append(Visit(children: .passUnretained(node), pathIndex: visit.pathIndex, from: slot))

@@ -276,16 +276,23 @@ class TreeNode: @unchecked Sendable {
         }
     }
 
-    /// On the queue: the slots of the node's list of attached children (``ChildList/slots``), empty when
-    /// it has none. Valid until a child is added to the node.
-    // Safety: the slots' block belongs to the box's `ChildList` and moves only when a child is added, which
-    // the walk down never does (`StoreTree.isWalkingDown`, checked in `attach` in debug builds); each
-    // slot's node is held by the list while it is in it (see `TreeNode` above).
-    final var childSlots: UnsafeBufferPointer<Unmanaged<TreeNode>?> {
+    /// On the queue: the number of slots of the node's list of attached children, 0 when it has none
+    /// (``ChildList/slotCount``). Read again for each slot: the children's observers may empty the list.
+    final var childSlotCount: Int {
         @inline(__always) get {
-            guard let extras = borrowedExtras else { return UnsafeBufferPointer(start: nil, count: 0) }
-            return extras._withUnsafeGuaranteedRef { $0.children.slots }
+            guard let extras = borrowedExtras else { return 0 }
+            // Safety: the node holds its box (see `borrowedExtras`).
+            return extras._withUnsafeGuaranteedRef { $0.children.slotCount }
         }
+    }
+
+    /// On the queue: the child in `slot` of the node's list, below ``childSlotCount``, or `nil` where one
+    /// was removed.
+    // Safety: unretained: the list holds the child while it is in it.
+    @inline(__always)
+    final func child(at slot: Int) -> Unmanaged<TreeNode>? {
+        // Safety: `slot < childSlotCount`, so the node has a box, which it holds (see `borrowedExtras`).
+        borrowedExtras!._withUnsafeGuaranteedRef { $0.children.child(at: slot) }
     }
 
     // MARK: Overridden by the typed nodes
@@ -366,9 +373,11 @@ class TreeNode: @unchecked Sendable {
     final func refreshCachesBelow() {
         var parents: [TreeNode] = [self]
         while let parent = parents.popLast() {
-            // Read once: the buffer stays valid, since recomputing a cache attaches no child.
-            for entry in parent.childSlots {
+            var slot = 0
+            while slot < parent.childSlotCount {
                 // Safety: the child is in the list, which holds it.
+                let entry = parent.child(at: slot)
+                slot += 1
                 guard let child = entry?.takeUnretainedValue(), child.hasCurrentCache else { continue }
                 child.recompute(makingCache: false)
                 if child.hasChildren {
@@ -389,6 +398,19 @@ class TreeNode: @unchecked Sendable {
         swap(&children, &extras.children)
     }
 
+    /// On the queue: takes `child`, which is in this node's list, out of it, and lets go of the list's
+    /// reference. Moved out of the box and back, as in ``addAttachedChild(_:)``: emptying the list may
+    /// free its storage.
+    private final func removeAttachedChild(_ child: TreeNode) {
+        // Safety: the list holds `child`, so this node has a box.
+        let extras = extras!
+        var children = ChildList()
+        swap(&children, &extras.children)
+        let reference = children.remove(child)
+        swap(&children, &extras.children)
+        reference.release()
+    }
+
     /// On the queue: detaches this node if nobody listens to it any more, and then each ancestor that
     /// this leaves with nobody listening.
     final func detachIfUnused() {
@@ -406,7 +428,7 @@ class TreeNode: @unchecked Sendable {
         while node.isAttached, let parent = node.parentNode {
             node.isAttached = false
             // Safety: the parent's list holds `node`, so the parent has a box.
-            parent.extras!.children.remove(node).release()
+            parent.removeAttachedChild(node)
             parent.listenersChanged()
             guard !parent.hasListeners else { return }
             node = parent

@@ -22,7 +22,7 @@ import Testing
         return await withCheckedContinuation { continuation in
             store.queue.async {
                 var children = 0
-                for slot in node.childSlots where slot != nil {
+                for slot in 0..<node.childSlotCount where node.child(at: slot) != nil {
                     children += 1
                 }
                 continuation.resume(
