@@ -70,12 +70,13 @@ final class Inbox<Action: Sendable>: TreeInbox, @unchecked Sendable {
     @inline(__always)
     private func push(_ action: Action, for receiver: any InboxReceiver, extras: InboxBuffer.TargetExtras?) -> Bool {
         lock.withLock {
-            // Moved out: the target's append may grow its block.
-            var pending = InboxBuffer()
-            swap(&pending, &state.pending)
-            pending.append(action)
-            pending.appendTarget((position: pending.count - 1, receiver: receiver, extras: extras))
-            swap(&pending, &state.pending)
+            if state.pending.isFull || state.pending.targetsAreFull {
+                growPending()
+            }
+            state.pending.appendWithinCapacity(action)
+            state.pending.appendTargetWithinCapacity(
+                (position: state.pending.count - 1, receiver: receiver, extras: extras)
+            )
             return state.claimDrain()
         }
     }
@@ -93,12 +94,18 @@ final class Inbox<Action: Sendable>: TreeInbox, @unchecked Sendable {
         }
     }
 
-    /// Under the lock: doubles the pending actions' block, on the buffer moved out of `state`.
+    /// Under the lock: makes room for one more action and one more target in the pending buffer, on the
+    /// buffer moved out of `state`.
     @inline(never)
     private func growPending() {
         var pending = InboxBuffer()
         swap(&pending, &state.pending)
-        pending.grow(Action.self)
+        if pending.isFull {
+            pending.grow(Action.self)
+        }
+        if pending.targetsAreFull {
+            pending.growTargets()
+        }
         swap(&pending, &state.pending)
     }
 
@@ -330,12 +337,14 @@ struct InboxBuffer: @unchecked Sendable {
 
     var isEmpty: Bool { count == 0 && works.isEmpty }
 
-    /// Adds `target` after the others.
-    mutating func appendTarget(_ target: consuming Target) {
-        if targetCount == targetCapacity {
-            growTargets()
-        }
-        // Safety: `growTargets()` left `targetCount < targetCapacity`, so `targets` is allocated there.
+    /// Whether the targets' block has no room for one more.
+    var targetsAreFull: Bool { targetCount == targetCapacity }
+
+    /// Adds `target` after the others; the block has room for it (``targetsAreFull`` is `false`).
+    @inline(__always)
+    mutating func appendTargetWithinCapacity(_ target: consuming Target) {
+        precondition(targetCount < targetCapacity, "Internal inconsistency: an inbox buffer was full")
+        // Safety: `targetCount < targetCapacity`, so `targets` is allocated there.
         (targets! + targetCount).initialize(to: target)
         targetCount += 1
     }
@@ -357,7 +366,7 @@ struct InboxBuffer: @unchecked Sendable {
         targetCount = 0
     }
 
-    private mutating func growTargets() {
+    mutating func growTargets() {
         let newCapacity = Swift.max(16, targetCapacity * 2)
         targets = InboxMemory.grown(targets, count: targetCount, toCapacity: newCapacity)
         targetCapacity = newCapacity
@@ -392,14 +401,6 @@ struct InboxBuffer: @unchecked Sendable {
         if targetCapacity > InboxBuffer.retainedCapacity {
             releaseTargets()
         }
-    }
-
-    mutating func append<Action>(_ action: Action) {
-        if count == capacity {
-            grow(Action.self)
-        }
-        slot(count, Action.self).initialize(to: action)
-        count += 1
     }
 
     func moveAction<Action>(at index: Int, _: Action.Type) -> Action {

@@ -66,8 +66,9 @@ final class ChildNode<ParentState: Sendable, Local: Sendable, State: Sendable, A
     private func reduce(with reducer: Reducer<Local, Action>, _ action: Action) {
         // Only a node with children has a use for the check: a leaf's visit is the same whether its
         // state changed or not, and the check costs a copy and a comparison.
-        if hasChildren, let check = kind.changeCheck {
-            lastChanged = check.reduce(&local, action, reducer)
+        // The check is reached through the optional chain, which borrows it (see `RootNode`).
+        if hasChildren, kind.changeCheck != nil {
+            lastChanged = kind.changeCheck?.reduce(&local, action, reducer) ?? true
         } else {
             reducer(&local, action)
             lastChanged = true

@@ -89,8 +89,10 @@ final class RootNode<State: Sendable, Action: Sendable>: StateNode<State, Action
     /// whether the state changed.
     @inline(__always)
     private func reduce(with reducer: Reducer<State, Action>, _ action: Action) {
-        if tree.isListenedTo, let changeCheck {
-            lastChanged = changeCheck.reduce(&cache.pointee, action, reducer)
+        // Not bound with `if let`: the binding copies the check, a retain and a release per action, where
+        // the optional chain borrows the node's `let`.
+        if tree.isListenedTo, changeCheck != nil {
+            lastChanged = changeCheck?.reduce(&cache.pointee, action, reducer) ?? true
         } else {
             // `lastChanged` stays `true` (it only turns `false` in the branch above): without `==`
             // every action may change the state, and without listeners nobody reads it.
