@@ -11,10 +11,10 @@ import Darwin
 //     canopy-workload <workload…|all> [--system floor-sync|floor-queue|canopy|all] [--size N]
 //                     [--children K] [--observers N] [--latency-samples N] [--quiet]
 //
-// Workloads: w1–w5, w1-middleware, tree-width, subscribe, and, Canopy only, dropped-children,
+// Workloads: w1–w5, w1-middleware, tree-width, subscribe, and, Canopy only, subscribe-dedup, dropped-children,
 // w1-recorded, w1-persisted and persist-drain.
 // `--size` is the number of actions (W1–W3, w1-middleware, w1-recorded, w1-persisted, tree-width),
-// subscribers and children (W4), actions per producer (W5), subscriptions (subscribe), loop iterations
+// subscribers and children (W4), actions per producer (W5), subscriptions (subscribe, subscribe-dedup), loop iterations
 // (dropped-children) or rounds of 1,000 changed entities (persist-drain). `--children` is tree-width's
 // width and W3's number of children, `--observers` W2's number of subscriptions, `--latency-samples`
 // W3's latency samples (0 for throughput only).
@@ -33,14 +33,14 @@ struct Options {
 }
 
 let allWorkloads = [
-    "w1", "w1-middleware", "w2", "w3", "w4", "w5", "tree-width", "subscribe", "dropped-children", "w1-recorded",
-    "w1-persisted", "persist-drain",
+    "w1", "w1-middleware", "w2", "w3", "w4", "w5", "tree-width", "subscribe", "subscribe-dedup", "dropped-children",
+    "w1-recorded", "w1-persisted", "persist-drain",
 ]
 
 func usage() -> Never {
     print(
         """
-        usage: canopy-workload <w1|w1-middleware|w2|w3|w4|w5|tree-width|subscribe|dropped-children|w1-recorded|
+        usage: canopy-workload <w1|w1-middleware|w2|w3|w4|w5|tree-width|subscribe|subscribe-dedup|dropped-children|w1-recorded|
                                 w1-persisted|persist-drain|all>...
                                [--system floor-sync|floor-queue|canopy|all] [--size N] [--children K]
                                [--observers N] [--latency-samples N] [--quiet]
@@ -147,6 +147,12 @@ func run(_ workload: String, _ system: System, _ options: Options) throws(CheckF
     case "subscribe":
         let result = try SubscribeCost.run(system, count: size ?? SubscribeCost.defaultCount)
         return "subscribe \(system.rawValue) (\(result.actions) subscriptions): "
+            + "\(format(result.actionsPerSecond / 1_000, 1)) k subscriptions/s"
+    case "subscribe-dedup":
+        // Canopy only: deduplicating subscriptions made and cancelled (issue 32).
+        guard system == .canopy else { return nil }
+        let result = try SubscribeDedupCost.run(count: size ?? SubscribeDedupCost.defaultCount)
+        return "subscribe-dedup canopy (\(result.actions) subscriptions, cancelled): "
             + "\(format(result.actionsPerSecond / 1_000, 1)) k subscriptions/s"
     case "dropped-children":
         // Canopy only: the floors have no child handles to drop.

@@ -1,38 +1,44 @@
-/// Lets a state through unless its projection equals the projection of the last state let through; the
-/// first always passes. One per subscriber, used only on its tree's queue.
+/// The last projection that one subscription's dedup check let through, for an equating that compares
+/// one projection of the state: ``pass(_:_:)`` lets a state through to `passed` unless its projection
+/// equals that one; the first always passes. One per subscription, used only by its node's observer, on
+/// its tree's queue.
 ///
-/// It backs ``Equating/keyPath(_:)`` and ``Equating/equal(value:)`` when they deduplicate a subscription:
-/// keeping the last accepted *projection* reads the key path once per state, where comparing the last
-/// state with the new one through the predicate reads it twice.
+/// It backs ``Equating/keyPath(_:)`` and ``Equating/equal(value:)``. Keeping the last accepted
+/// *projection* reads the key path once per state, where comparing the last state with the new one
+/// through the predicate reads it twice. The equating's check (``Equating/makeCheck``), which projects
+/// the state and calls ``pass(_:_:)``, is made where the equating is made, so this is compiled for the
+/// state's and the projection's types there, inlined into that check.
 @usableFromInline
 // Safety: Sendable by hand: its one `var` is confined to the subscribing tree's queue (note below).
 final class ProjectionFilter<State, Value: Equatable>: @unchecked Sendable {
-    // Safety: `last` is read and written only in `accepts`, which runs only on the subscribing tree's
-    // serial queue: a subscription calls it from its observer, directly or through its
-    // `StateDeduplicator` (see `StateDeduplicator.filter`); each filter is made by
-    // `Equating.makeFilter` for one subscription alone. The queue serialises every access and
-    // no access spans a call out other than `project`, which cannot reach the filter, so the dynamic
-    // exclusivity check is skipped.
-    @usableFromInline
-    let project: @Sendable (State) -> Value
+    // Safety: `last` is read and written only in `pass`, which runs only on the subscribing tree's
+    // serial queue: it is called by the observer closure of one subscription (`Equating.makeCheck` makes
+    // one filter per subscription), which the node calls only there. The queue serialises every access,
+    // and no access spans a call out (`passed` runs after it), so the dynamic exclusivity check is
+    // skipped.
 
-    // Safety: only `accepts` touches it, on the tree's queue, with no call out during the access.
+    /// What a state that is not a duplicate goes on to: the subscription's delivery.
+    @usableFromInline
+    let passed: @Sendable (State) -> ObserverStatus
+
+    // Safety: only `pass` touches it, on the tree's queue, with no call out during the access.
     @usableFromInline
     @exclusivity(unchecked) var last: Value?
 
     @inlinable
-    init(project: @escaping @Sendable (State) -> Value) {
-        self.project = project
+    init(passed: @escaping @Sendable (State) -> ObserverStatus) {
+        self.passed = passed
     }
 
-    /// Whether `state` passes; if it does, its projection is what later states are compared with.
+    /// Calls `passed` with `state` unless `value`, its projection, equals the last projection let
+    /// through, which `value` then becomes; a duplicate answers `.active`.
     @inlinable
-    func accepts(_ state: State) -> Bool {
-        let value = project(state)
+    @inline(__always)
+    func pass(_ value: Value, _ state: State) -> ObserverStatus {
         if let last, last == value {
-            return false
+            return .active
         }
         last = value
-        return true
+        return passed(state)
     }
 }

@@ -4,13 +4,15 @@
 /// and none starts afterwards. ``CallGate`` serves handlers called on the tree's queue, one at a time;
 /// ``DeliveryGate`` serves handlers called on queues of the subscriber's choice.
 protocol HandlerGate: Sendable {
-    /// Set once the gate starts closing; read by ``Subscription/isCancelled`` and by the parts of a
-    /// subscription that want to skip work early.
-    var flag: CancellationFlag { get }
+    /// Whether the gate has started closing; read by ``Subscription/isCancelled``.
+    var isClosed: Bool { get }
 
     /// Closes the gate and waits out the calls in progress on other threads. Closing again does
     /// nothing more.
-    func close()
+    ///
+    /// - Returns: Whether this call closed the gate (`false` when it was closed already).
+    @discardableResult
+    func close() -> Bool
 }
 
 extension CallGate: HandlerGate {}
