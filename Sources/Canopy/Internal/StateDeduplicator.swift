@@ -4,8 +4,8 @@ import Dispatch
 /// always passes. Confined to a tree's queue: it sits in a deduplicating subscription's observer.
 ///
 /// The check of an equating that knows only its predicate (``Equating/init(predicate:)``, `&&`,
-/// ``Equating/with(_:)``, ``Equating/asEquatable``): one made for a projection comes compiled from where
-/// the equating was made (``Equating/makeCheck``), and ``check(_:queue:passed:)`` hands that out instead.
+/// ``Equating/with(_:)``, ``Equating/asEquatable``); one made for a projection comes compiled from where
+/// the equating was made (``Equating/makeCheck``), and `Equating.check(queue:passed:)` uses that instead.
 ///
 /// This one runs in code generic over the state, so it avoids what a plain `State?` costs there: keeping
 /// the last state as an optional in a `QueueConfined` made the runtime look up `Optional<State>`'s
@@ -22,23 +22,6 @@ final class StateDeduplicator<State>: @unchecked Sendable {
     // Safety: allocated here, freed in `deinit`; holds a `State` exactly while `hasLast` (used on `queue`).
     private let last = UnsafeMutablePointer<State>.allocate(capacity: 1)
     @exclusivity(unchecked) private var hasLast = false
-
-    /// The dedup check of one subscription, as the closure its node calls with each state: it calls
-    /// `passed` with each state `equating` does not call a duplicate of the last one passed, and answers
-    /// `.active` for a duplicate.
-    static func check(
-        _ equating: Equating<State>,
-        queue: DispatchQueue,
-        passed: @escaping @Sendable (State) -> ObserverStatus
-    ) -> @Sendable (State) -> ObserverStatus {
-        if let makeCheck = equating.makeCheck {
-            return makeCheck(passed)
-        }
-        let deduplicator = StateDeduplicator(equating.predicate, queue: queue)
-        return { state in
-            deduplicator.accepts(state) ? passed(state) : .active
-        }
-    }
 
     init(_ isDuplicate: @escaping @Sendable (State, State) -> Bool, queue: DispatchQueue) {
         self.isDuplicate = isDuplicate

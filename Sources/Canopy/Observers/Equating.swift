@@ -36,11 +36,9 @@ public struct Equating<T>: Sendable {
 
     @inlinable
     init<Value: Equatable & Sendable>(projection project: @escaping @Sendable (T) -> Value) {
-        self.predicate = { project($0) == project($1) }
-        self.makeCheck = { passed in
-            let filter = ProjectionFilter<T, Value>(passed: passed)
-            return { state in filter.pass(project(state), state) }
-        }
+        let projection = EquatingProjection(project)
+        self.predicate = { projection.isDuplicate($0, $1) }
+        self.makeCheck = { projection.makeCheck(passed: $0) }
     }
 
     /// Never treats a state as a duplicate: every state passes.

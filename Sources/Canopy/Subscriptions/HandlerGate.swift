@@ -2,8 +2,9 @@
 ///
 /// Once ``close()`` returns (on any thread but one inside a call of the handler), no call is in progress
 /// and none starts afterwards. ``CallGate`` serves handlers called on the tree's queue, one at a time;
-/// ``DeliveryGate`` serves handlers called on queues of the subscriber's choice.
-protocol HandlerGate: Sendable {
+/// ``DeliveryGate`` serves handlers called on queues of the subscriber's choice. Both are classes, so a
+/// token holds its gate in two words rather than a five-word existential box.
+protocol HandlerGate: AnyObject, Sendable {
     /// Whether the gate has started closing; read by ``Subscription/isCancelled``.
     var isClosed: Bool { get }
 

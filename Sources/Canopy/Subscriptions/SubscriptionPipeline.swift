@@ -81,7 +81,7 @@ final class SubscriptionPipeline<State: Sendable, Action: Sendable, Props>: Send
         // equating was made; a duplicate goes no further.
         let check: @Sendable (State) -> ObserverStatus
         if let equating = configuration.removeStateDuplicates {
-            check = StateDeduplicator.check(equating, queue: node.queue, passed: accept)
+            check = equating.check(queue: node.queue, passed: accept)
         } else {
             check = accept
         }

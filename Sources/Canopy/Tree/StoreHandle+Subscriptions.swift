@@ -31,11 +31,13 @@ extension StoreHandle {
         // called for every state.
         let observe: @Sendable (State) -> ObserverStatus
         if let equating {
-            observe = StateDeduplicator.check(equating, queue: queue, passed: deliver)
+            observe = equating.check(queue: queue, passed: deliver)
         } else {
             observe = deliver
         }
-        subscribe(Observer(id: id, observe: observe))
+        // The observer is made on the queue: each place that handles an `Observer<State>` here, in code
+        // generic over the handle, looks up its metadata (a hashed lookup of some 300 instructions).
+        enqueue { self.addObserver(Observer(id: id, observe: observe)) }
         return Subscription(gate: gate, onCancel: observerRemover(id: id))
     }
 
