@@ -201,6 +201,14 @@ i() {
 # Whether an instruction count holds: iholds <key> <op> <bound>
 iholds() { if [[ $callgrind == 1 ]]; then holds "${instructions[$1]}" "$2" "$3"; fi; }
 times() { awk -v a="$1" -v b="$2" 'BEGIN { printf "%.2f×", a / b }'; }
+# One instruction count against another, and whether their ratio holds a bound, once counted:
+#     relative <key> <base key> <base name>;  iholds_ratio <key> <base key> <bound>
+relative() { if [[ $callgrind == 1 ]]; then echo "$(times "${instructions[$1]}" "${instructions[$2]}") $3"; fi; }
+iholds_ratio() {
+    if [[ $callgrind == 1 ]]; then
+        holds "$(awk -v a="${instructions[$1]}" -v b="${instructions[$2]}" 'BEGIN { print a / b }')" "<=" "$3"
+    fi
+}
 
 echo
 echo "Canopy benchmarks, $started on $(uname -sm), $(nproc 2>/dev/null || sysctl -n hw.ncpu) cores" \
@@ -215,14 +223,8 @@ row "W1 actions/s" "$(rate "$(v W1.floor-sync.rate)")" "$(rate "$(v W1.floor-que
     "$(rate "$(v W1.canopy.rate)")" "$(ratio "$(v W1.ratio)")" "≥ 4.0× fq" "$(holds "$(v W1.ratio)" ">=" 4000)"
 row "W1 instructions/action" "$(i W1.floor-sync)" "$(i W1.floor-queue)" "$(i W1.canopy)" "" "≤ 350" \
     "$(iholds W1.canopy "<=" 350)"
-w1mwRelative=""
-if [[ $callgrind == 1 ]]; then
-    w1mwRelative="$(times "${instructions[W1mw.canopy]}" "${instructions[W1.canopy]}") W1"
-fi
 row "W1 + 1 pass-through middleware instructions/action" "$(i W1mw.floor-sync)" "$(i W1mw.floor-queue)" \
-    "$(i W1mw.canopy)" "$w1mwRelative" "≤ 1.3× W1" \
-    "$(if [[ $callgrind == 1 ]]; then holds "$(awk -v a="${instructions[W1mw.canopy]}" \
-        -v b="${instructions[W1.canopy]}" 'BEGIN { print a / b }')" "<=" 1.3; fi)"
+    "$(i W1mw.canopy)" "$(relative W1mw.canopy W1.canopy W1)" "≤ 1.3× W1" "$(iholds_ratio W1mw.canopy W1.canopy 1.3)"
 row "W1 allocations/action" "$(per_action "$(v W1.floor-sync.allocations)")" \
     "$(per_action "$(v W1.floor-queue.allocations)")" "$(per_action "$(v W1.canopy.allocations)")" "" "≤ 1" \
     "$(holds "$(v W1.canopy.allocations)" "<=" 1000000)"
@@ -263,14 +265,9 @@ row "subscribe instructions per subscription at 10,000" "$(i subscribe.floor-syn
     "$(i subscribe.floor-queue)" "$(i subscribe.canopy)" "" "≤ 4,000" "$(iholds subscribe.canopy "<=" 4000)"
 row "subscribe with dedup, teardown included, instructions per subscription at 10,000" "" "" \
     "$(i subscribeDedup.canopy)" "" "≤ 4,000" "$(iholds subscribeDedup.canopy "<=" 4000)"
-slopeRelative=""
-if [[ $callgrind == 1 ]]; then
-    slopeRelative="$(times "${instructions[slope.deduplicating]}" "${instructions[slope.raw]}") raw"
-fi
 row "per child, root changing: raw observer / deduplicating subscription instructions/action" "" "" \
-    "$(i slope.raw) / $(i slope.deduplicating)" "$slopeRelative" "≤ 1.3× raw" \
-    "$(if [[ $callgrind == 1 ]]; then holds "$(awk -v a="${instructions[slope.deduplicating]}" \
-        -v b="${instructions[slope.raw]}" 'BEGIN { print a / b }')" "<=" 1.3; fi)"
+    "$(i slope.raw) / $(i slope.deduplicating)" "$(relative slope.deduplicating slope.raw raw)" "≤ 1.3× raw" \
+    "$(iholds_ratio slope.deduplicating slope.raw 1.3)"
 row "W4 heap B per subscriber" "$(v W4.floor-sync.subscriber)" "$(v W4.floor-queue.subscriber)" \
     "$(v W4.canopy.subscriber)" "" "≤ 90" "$(holds "$(v W4.canopy.subscriber)" "<=" 90)"
 row "W4 heap B per child store + 1 observer" "$(v W4.floor-sync.child)" "$(v W4.floor-queue.child)" \

@@ -69,7 +69,7 @@ public enum W4Memory {
         var deduplicatingHeap: HeapDelta?
         if system == .canopy {
             deduplicatingHeap = try afterTeardown { signal throws(CheckFailure) -> HeapDelta? in
-                try deduplicatingChildren(count: count, signal: signal)
+                try children(.canopy, count: count, signal: signal, deduplicating: true)
             }
         }
         return MemoryResult(
@@ -78,37 +78,6 @@ public enum W4Memory {
             children: childHeap,
             deduplicatingChildren: deduplicatingHeap
         )
-    }
-
-    /// Canopy's child stores, each with one deduplicating subscription whose token the harness keeps.
-    private static func deduplicatingChildren(count: Int, signal: ReleaseSignal) throws(CheckFailure) -> HeapDelta? {
-        let tally = Deliveries()
-        let root = StateStore<Int, Increment>(0) { state, _ in
-            signal.keep()
-            state += 1
-        }
-        _ = root.settledState()
-        // The harness's own arrays are allocated before the measured region.
-        var stores: [StateStore<(Int, Int), Increment>] = []
-        stores.reserveCapacity(count)
-        var subscriptions: [Subscription] = []
-        subscriptions.reserveCapacity(count)
-        let (_, heap) = AllocationCounter.measure {
-            for index in 0..<count {
-                let store = root.with(0) { local, _ in local += 1 }
-                // The root's count: it changes for every child when any child's action reaches the root.
-                subscriptions.append(store.subscribe(removeStateDuplicates: .keyPath(\.0)) { _ in tally.record(index) })
-                stores.append(store)
-            }
-            settleAndRelease(root)
-        }
-        stores[0].dispatch(Increment())
-        let locals = stores.map { $0.settledState().1 }
-        let expectedLocals = [1] + Array(repeating: 0, count: count - 1)
-        try check(locals == expectedLocals, name, .canopy, "child states are not one 1 followed by 0s")
-        try tally.check(observers: count, statesEach: 2, name, .canopy)
-        withExtendedLifetime(subscriptions) {}
-        return heap
     }
 
     /// Runs `part` with a signal that its stores' reducers capture, then waits until they are all freed.
@@ -183,10 +152,13 @@ public enum W4Memory {
         return heap
     }
 
+    /// Child stores with one observer each; for Canopy with `deduplicating`, one
+    /// `subscribe(removeStateDuplicates:)` subscription each instead, whose token the harness keeps.
     private static func children(
         _ system: System,
         count: Int,
-        signal: ReleaseSignal
+        signal: ReleaseSignal,
+        deduplicating: Bool = false
     ) throws(CheckFailure) -> HeapDelta? {
         let tally = Deliveries()
         let heap: HeapDelta?
@@ -218,24 +190,35 @@ public enum W4Memory {
                 state += 1
             }
             _ = root.settledState()
-            // The harness's own array of handles is allocated before the measured region.
+            // The harness's own arrays (of handles, and of tokens) are allocated before the measured region.
             var stores: [StateStore<(Int, Int), Increment>] = []
             stores.reserveCapacity(count)
+            var subscriptions: [Subscription] = []
+            subscriptions.reserveCapacity(deduplicating ? count : 0)
             (_, heap) = AllocationCounter.measure {
                 for index in 0..<count {
                     let store = root.with(0) { local, _ in local += 1 }
-                    store.subscribe(
-                        observer: Observer { _ in
-                            tally.record(index)
-                            return .active
-                        }
-                    )
+                    if deduplicating {
+                        // On the root's count, which changes for every child when a child's action reaches
+                        // the root.
+                        subscriptions.append(
+                            store.subscribe(removeStateDuplicates: .keyPath(\.0)) { _ in tally.record(index) }
+                        )
+                    } else {
+                        store.subscribe(
+                            observer: Observer { _ in
+                                tally.record(index)
+                                return .active
+                            }
+                        )
+                    }
                     stores.append(store)
                 }
                 settleAndRelease(root)
             }
             stores[0].dispatch(Increment())
             locals = stores.map { $0.settledState().1 }
+            withExtendedLifetime(subscriptions) {}
         }
         let expectedLocals = [1] + Array(repeating: 0, count: count - 1)
         try check(locals == expectedLocals, name, system, "child states are not one 1 followed by 0s")
