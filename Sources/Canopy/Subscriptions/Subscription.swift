@@ -19,8 +19,9 @@ import Synchronization
 public final class Subscription: Sendable {
     /// The gate the handler is called through, which `cancel()` closes and waits out.
     private let gate: any HandlerGate
-    /// Run once, by the `cancel()` that closes the gate: removes the observer from its node. It holds
-    /// nothing that the handler captured, so keeping it until the token goes costs nothing.
+    /// Run once, by the `cancel()` that closes the gate: removes the observer from its node (and stops
+    /// a props subscription's debounce timer). It holds neither the store nor anything the handler
+    /// captured, so keeping it until the token goes keeps nothing else alive.
     private let onCancel: @Sendable () -> Void
 
     /// A subscription whose handler runs through `gate`: cancelling closes the gate, then runs
