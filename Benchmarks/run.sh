@@ -15,7 +15,9 @@
 #    observers costs an action: W3 with 10 children minus W3 with 1, / 9, no latency samples; and the
 #    whole action / 10); tree width per action at 10, 100 and 1,000 children; the dedup filter per
 #    subscription per action (W2 with 100 subscriptions minus W2 with none, / 100); subscribe per
-#    subscription at 10,000.
+#    subscription at 10,000 (raw observers; and deduplicating subscriptions made, delivered and
+#    cancelled, `subscribe-dedup`); per child with the root changing, one raw observer or one
+#    deduplicating subscription per child (`child-slope` with 100 children minus with 10, / 90).
 #
 # A failed result check stops the script with a non-zero status.
 set -euo pipefail
@@ -95,6 +97,9 @@ for system in floor-sync floor-queue canopy; do
     value[W4.$system.child]="$(p50 "W4 memory" "$system bytes per child")"
     value[W4.$system.childAllocations]="$(p50 "W4 memory" "$system allocations per 1000 children")"
 done
+value[W4.canopy.dedupChild]="$(p50 "W4 memory" "canopy bytes per child with a deduplicating subscription")"
+value[W4.canopy.dedupChildAllocations]="$(p50 "W4 memory" \
+    "canopy allocations per 1000 children with a deduplicating subscription")"
 value[W3.latencyRatio]="$(p50 "W3 tree" "canopy latency p50 per 1000 floor-queue")"
 for children in 10 100 1000; do
     for system in floor-sync floor-queue canopy; do
@@ -169,7 +174,17 @@ if [[ $callgrind == 1 ]]; then
             'BEGIN { printf "%.2f", (a - b) / 100 }')"
         per_unit "subscribe.$system" 10000 10000 subscribe --system "$system"
     done
-    callgrind_note="valgrind --tool=callgrind, (Ir at N − Ir at 0) / N, median of 3: W1 (with and without middleware) at N = $callgrind_size actions; W3 at 10,000 actions with 10 children and with 1, per child = the difference / 9; tree width at 20,000 actions; dedup filter from W2 at 2,000 actions with 100 subscriptions and with none; subscribe at 10,000 subscriptions"
+    # Canopy only: deduplicating subscriptions made, delivered and cancelled; and what one more child
+    # adds to an action of a root that changes every time, with one raw observer or one deduplicating
+    # subscription per child (child-slope at 100 children minus at 10, / 90).
+    per_unit "subscribeDedup.canopy" 10000 10000 subscribe-dedup --system canopy
+    for subscriber in raw deduplicating; do
+        per_unit "slope100.$subscriber" 10000 10000 child-slope --system canopy --subscriber "$subscriber" --children 100
+        per_unit "slope10.$subscriber" 10000 10000 child-slope --system canopy --subscriber "$subscriber" --children 10
+        instructions[slope.$subscriber]="$(awk -v a="${instructions[slope100.$subscriber]}" \
+            -v b="${instructions[slope10.$subscriber]}" 'BEGIN { printf "%.2f", (a - b) / 90 }')"
+    done
+    callgrind_note="valgrind --tool=callgrind, (Ir at N − Ir at 0) / N, median of 3: W1 (with and without middleware) at N = $callgrind_size actions; W3 at 10,000 actions with 10 children and with 1, per child = the difference / 9; tree width at 20,000 actions; dedup filter from W2 at 2,000 actions with 100 subscriptions and with none; subscribe at 10,000 subscriptions (raw observers, and deduplicating ones cancelled at the end); per child at 10,000 actions, child-slope at 100 children minus at 10, / 90"
 fi
 
 # --- The table ------------------------------------------------------------------------------------
@@ -186,6 +201,14 @@ i() {
 # Whether an instruction count holds: iholds <key> <op> <bound>
 iholds() { if [[ $callgrind == 1 ]]; then holds "${instructions[$1]}" "$2" "$3"; fi; }
 times() { awk -v a="$1" -v b="$2" 'BEGIN { printf "%.2f×", a / b }'; }
+# One instruction count against another, and whether their ratio holds a bound, once counted:
+#     relative <key> <base key> <base name>;  iholds_ratio <key> <base key> <bound>
+relative() { if [[ $callgrind == 1 ]]; then echo "$(times "${instructions[$1]}" "${instructions[$2]}") $3"; fi; }
+iholds_ratio() {
+    if [[ $callgrind == 1 ]]; then
+        holds "$(awk -v a="${instructions[$1]}" -v b="${instructions[$2]}" 'BEGIN { print a / b }')" "<=" "$3"
+    fi
+}
 
 echo
 echo "Canopy benchmarks, $started on $(uname -sm), $(nproc 2>/dev/null || sysctl -n hw.ncpu) cores" \
@@ -200,14 +223,8 @@ row "W1 actions/s" "$(rate "$(v W1.floor-sync.rate)")" "$(rate "$(v W1.floor-que
     "$(rate "$(v W1.canopy.rate)")" "$(ratio "$(v W1.ratio)")" "≥ 4.0× fq" "$(holds "$(v W1.ratio)" ">=" 4000)"
 row "W1 instructions/action" "$(i W1.floor-sync)" "$(i W1.floor-queue)" "$(i W1.canopy)" "" "≤ 350" \
     "$(iholds W1.canopy "<=" 350)"
-w1mwRelative=""
-if [[ $callgrind == 1 ]]; then
-    w1mwRelative="$(times "${instructions[W1mw.canopy]}" "${instructions[W1.canopy]}") W1"
-fi
 row "W1 + 1 pass-through middleware instructions/action" "$(i W1mw.floor-sync)" "$(i W1mw.floor-queue)" \
-    "$(i W1mw.canopy)" "$w1mwRelative" "≤ 1.3× W1" \
-    "$(if [[ $callgrind == 1 ]]; then holds "$(awk -v a="${instructions[W1mw.canopy]}" \
-        -v b="${instructions[W1.canopy]}" 'BEGIN { print a / b }')" "<=" 1.3; fi)"
+    "$(i W1mw.canopy)" "$(relative W1mw.canopy W1.canopy W1)" "≤ 1.3× W1" "$(iholds_ratio W1mw.canopy W1.canopy 1.3)"
 row "W1 allocations/action" "$(per_action "$(v W1.floor-sync.allocations)")" \
     "$(per_action "$(v W1.floor-queue.allocations)")" "$(per_action "$(v W1.canopy.allocations)")" "" "≤ 1" \
     "$(holds "$(v W1.canopy.allocations)" "<=" 1000000)"
@@ -246,10 +263,17 @@ for children in 10 100 1000; do
 done
 row "subscribe instructions per subscription at 10,000" "$(i subscribe.floor-sync)" \
     "$(i subscribe.floor-queue)" "$(i subscribe.canopy)" "" "≤ 4,000" "$(iholds subscribe.canopy "<=" 4000)"
+row "subscribe with dedup, teardown included, instructions per subscription at 10,000" "" "" \
+    "$(i subscribeDedup.canopy)" "" "≤ 4,000" "$(iholds subscribeDedup.canopy "<=" 4000)"
+row "per child, root changing: raw observer / deduplicating subscription instructions/action" "" "" \
+    "$(i slope.raw) / $(i slope.deduplicating)" "$(relative slope.deduplicating slope.raw raw)" "≤ 1.3× raw" \
+    "$(iholds_ratio slope.deduplicating slope.raw 1.3)"
 row "W4 heap B per subscriber" "$(v W4.floor-sync.subscriber)" "$(v W4.floor-queue.subscriber)" \
     "$(v W4.canopy.subscriber)" "" "≤ 90" "$(holds "$(v W4.canopy.subscriber)" "<=" 90)"
 row "W4 heap B per child store + 1 observer" "$(v W4.floor-sync.child)" "$(v W4.floor-queue.child)" \
     "$(v W4.canopy.child)" "" "≤ 300" "$(holds "$(v W4.canopy.child)" "<=" 300)"
+row "W4 heap B per child store + 1 deduplicating subscription" "" "" "$(v W4.canopy.dedupChild)" "" "≤ 300" \
+    "$(holds "$(v W4.canopy.dedupChild)" "<=" 300)"
 row "W5 actions/s, none lost" "$(rate "$(v W5.floor-sync.rate)")" "$(rate "$(v W5.floor-queue.rate)")" \
     "$(rate "$(v W5.canopy.rate)")" "$(ratio "$(v W5.ratio)")" "≥ 4.0× fq" "$(holds "$(v W5.ratio)" ">=" 4000)"
 row "dropped children: µs per iteration at 8,000 / 16,000 / 32,000" "" "" \
@@ -294,6 +318,8 @@ row4 "W4 heap blocks per subscriber" "$(per_thousand "$(v W4.floor-sync.subscrib
 row4 "W4 heap blocks per child store + 1 observer" "$(per_thousand "$(v W4.floor-sync.childAllocations)")" \
     "$(per_thousand "$(v W4.floor-queue.childAllocations)")" \
     "$(per_thousand "$(v W4.canopy.childAllocations)")" ""
+row4 "W4 heap blocks per child store + 1 deduplicating subscription" "" "" \
+    "$(per_thousand "$(v W4.canopy.dedupChildAllocations)")" ""
 echo
 echo "Instructions: $callgrind_note."
 echo "Times come from a pass that counts nothing; allocations from a second pass under the malloc interposer."

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # CI smoke test: builds the benchmarks package (the package-benchmark suite included) and runs every
-# workload once, at a small size, for floor-sync, floor-queue and Canopy (dropped-children: Canopy only),
-# with its result checks.
+# workload once, at a small size, for floor-sync, floor-queue and Canopy (dropped-children,
+# subscribe-dedup and child-slope: Canopy only), with its result checks.
 # No timing is asserted. Exits non-zero if the build or any check fails.
 #
 #     Benchmarks/smoke.sh
@@ -26,6 +26,12 @@ echo "smoke: W1 with one pass-through middleware, 200000 actions"
 "$tool" w1-middleware --system all --size 200000
 echo "smoke: subscribe, 2000 subscriptions"
 "$tool" subscribe --system all --size 2000
+echo "smoke: subscribe-dedup, 2000 deduplicating subscriptions made and cancelled"
+"$tool" subscribe-dedup --system canopy --size 2000
+for subscriber in raw deduplicating; do
+    echo "smoke: child-slope, 20 children with one $subscriber subscriber each, 2000 actions"
+    "$tool" child-slope --system canopy --subscriber "$subscriber" --children 20 --size 2000
+done
 echo "smoke: dropped-children, 2000 iterations"
 "$tool" dropped-children --system canopy --size 2000
 echo "smoke: W1 with an action recorder, 200000 actions"

@@ -76,7 +76,7 @@ let benchmarks: @Sendable () -> Void = {
                     Metric.bytesPerSubscriber(of: system), Metric.allocationsPerSubscriber(of: system),
                     Metric.bytesPerChild(of: system), Metric.allocationsPerChild(of: system),
                 ]
-            },
+            } + [Metric.bytesPerDeduplicatingChild, Metric.allocationsPerDeduplicatingChild],
             iterations: iterations
         )
     ) { benchmark in
@@ -88,12 +88,21 @@ let benchmarks: @Sendable () -> Void = {
             else {
                 throw MissingInterposer()
             }
-            return [
+            var measurements = [
                 (Metric.bytesPerSubscriber(of: system), subscriber),
                 (Metric.allocationsPerSubscriber(of: system), subscriberAllocations * 1_000),
                 (Metric.bytesPerChild(of: system), child),
                 (Metric.allocationsPerChild(of: system), childAllocations * 1_000),
             ]
+            if let bytes = result.bytesPerDeduplicatingChild,
+                let allocations = result.allocationsPerDeduplicatingChild
+            {
+                measurements += [
+                    (Metric.bytesPerDeduplicatingChild, bytes),
+                    (Metric.allocationsPerDeduplicatingChild, allocations * 1_000),
+                ]
+            }
+            return measurements
         }
     }
 
@@ -206,6 +215,11 @@ enum Metric {
     static func allocationsPerChild(of system: System) -> BenchmarkMetric {
         smaller("\(system.rawValue) allocations per 1000 children")
     }
+    /// Canopy only: a child store with one `subscribe(removeStateDuplicates:)` subscription, token kept.
+    static let bytesPerDeduplicatingChild = smaller("canopy bytes per child with a deduplicating subscription")
+    static let allocationsPerDeduplicatingChild = smaller(
+        "canopy allocations per 1000 children with a deduplicating subscription"
+    )
     static func actionsPerSecond(of system: System, children: Int) -> BenchmarkMetric {
         larger("\(system.rawValue) actions per s with \(children) children")
     }

@@ -9,15 +9,17 @@ import Darwin
 // Runs one workload once, at a given size, and checks its result.
 //
 //     canopy-workload <workload…|all> [--system floor-sync|floor-queue|canopy|all] [--size N]
-//                     [--children K] [--observers N] [--latency-samples N] [--quiet]
+//                     [--children K] [--observers N] [--latency-samples N] [--subscriber raw|deduplicating]
+//                     [--quiet]
 //
-// Workloads: w1–w5, w1-middleware, tree-width, subscribe, and, Canopy only, dropped-children,
-// w1-recorded, w1-persisted and persist-drain.
-// `--size` is the number of actions (W1–W3, w1-middleware, w1-recorded, w1-persisted, tree-width),
-// subscribers and children (W4), actions per producer (W5), subscriptions (subscribe), loop iterations
-// (dropped-children) or rounds of 1,000 changed entities (persist-drain). `--children` is tree-width's
-// width and W3's number of children, `--observers` W2's number of subscriptions, `--latency-samples`
-// W3's latency samples (0 for throughput only).
+// Workloads: w1–w5, w1-middleware, tree-width, subscribe, and, Canopy only, subscribe-dedup, child-slope,
+// dropped-children, w1-recorded, w1-persisted and persist-drain.
+// `--size` is the number of actions (W1–W3, w1-middleware, w1-recorded, w1-persisted, tree-width,
+// child-slope), subscribers and children (W4), actions per producer (W5), subscriptions (subscribe,
+// subscribe-dedup), loop iterations (dropped-children) or rounds of 1,000 changed entities
+// (persist-drain). `--children` is tree-width's width, W3's and child-slope's number of children,
+// `--observers` W2's number of subscriptions, `--latency-samples` W3's latency samples (0 for throughput
+// only), `--subscriber` how child-slope observes each child.
 //
 // `smoke.sh` runs every workload at a small size; `run.sh` runs them under callgrind at two sizes to count
 // instructions per action or per subscription. A failed check prints the reason and exits with status 1.
@@ -29,21 +31,22 @@ struct Options {
     var children = 10
     var observers = W2FanOut.defaultObservers
     var latencySamples: Int?
+    var subscriber = ChildSlope.Subscriber.raw
     var quiet = false
 }
 
 let allWorkloads = [
-    "w1", "w1-middleware", "w2", "w3", "w4", "w5", "tree-width", "subscribe", "dropped-children", "w1-recorded",
-    "w1-persisted", "persist-drain",
+    "w1", "w1-middleware", "w2", "w3", "w4", "w5", "tree-width", "subscribe", "subscribe-dedup", "child-slope",
+    "dropped-children", "w1-recorded", "w1-persisted", "persist-drain",
 ]
 
 func usage() -> Never {
     print(
         """
-        usage: canopy-workload <w1|w1-middleware|w2|w3|w4|w5|tree-width|subscribe|dropped-children|w1-recorded|
-                                w1-persisted|persist-drain|all>...
+        usage: canopy-workload <w1|w1-middleware|w2|w3|w4|w5|tree-width|subscribe|subscribe-dedup|child-slope|
+                                dropped-children|w1-recorded|w1-persisted|persist-drain|all>...
                                [--system floor-sync|floor-queue|canopy|all] [--size N] [--children K]
-                               [--observers N] [--latency-samples N] [--quiet]
+                               [--observers N] [--latency-samples N] [--subscriber raw|deduplicating] [--quiet]
         """
     )
     exit(2)
@@ -75,6 +78,11 @@ func parse(_ arguments: [String]) -> Options {
         case "--latency-samples":
             guard let value = remaining.popFirst(), let samples = Int(value), samples >= 0 else { usage() }
             options.latencySamples = samples
+        case "--subscriber":
+            guard let value = remaining.popFirst(), let subscriber = ChildSlope.Subscriber(rawValue: value) else {
+                usage()
+            }
+            options.subscriber = subscriber
         case "--quiet":
             options.quiet = true
         case "all":
@@ -148,6 +156,22 @@ func run(_ workload: String, _ system: System, _ options: Options) throws(CheckF
         let result = try SubscribeCost.run(system, count: size ?? SubscribeCost.defaultCount)
         return "subscribe \(system.rawValue) (\(result.actions) subscriptions): "
             + "\(format(result.actionsPerSecond / 1_000, 1)) k subscriptions/s"
+    case "subscribe-dedup":
+        // Canopy only: deduplicating subscriptions made and cancelled (issue 32).
+        guard system == .canopy else { return nil }
+        let result = try SubscribeDedupCost.run(count: size ?? SubscribeDedupCost.defaultCount)
+        return "subscribe-dedup canopy (\(result.actions) subscriptions, cancelled): "
+            + "\(format(result.actionsPerSecond / 1_000, 1)) k subscriptions/s"
+    case "child-slope":
+        // Canopy only: one subscriber per child, raw or deduplicating (issue 32).
+        guard system == .canopy else { return nil }
+        let result = try ChildSlope.run(
+            options.subscriber,
+            children: options.children,
+            actions: size ?? ChildSlope.defaultActions
+        )
+        return "child-slope canopy (\(options.children) children, one \(options.subscriber.rawValue) subscriber each, "
+            + "\(result.actions) actions to the root): \(describe(result))"
     case "dropped-children":
         // Canopy only: the floors have no child handles to drop.
         guard system == .canopy else { return nil }

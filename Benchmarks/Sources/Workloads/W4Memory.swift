@@ -15,6 +15,9 @@ public struct MemoryResult: Sendable {
     public var subscribers: HeapDelta?
     /// What creating `count` child stores, each with one observer, left on the heap.
     public var children: HeapDelta?
+    /// What creating `count` child stores, each with one deduplicating subscription
+    /// (`subscribe(removeStateDuplicates:)`, its token kept), left on the heap; Canopy only.
+    public var deduplicatingChildren: HeapDelta?
 
     /// Heap bytes each subscriber keeps.
     public var bytesPerSubscriber: Double? { subscribers.map { Double($0.retainedBytes) / Double(count) } }
@@ -26,6 +29,14 @@ public struct MemoryResult: Sendable {
     public var bytesPerChild: Double? { children.map { Double($0.retainedBytes) / Double(count) } }
     /// Heap blocks each child store with one observer keeps.
     public var allocationsPerChild: Double? { children.map { Double($0.retainedAllocations) / Double(count) } }
+    /// Heap bytes each child store with one deduplicating subscription keeps, token included.
+    public var bytesPerDeduplicatingChild: Double? {
+        deduplicatingChildren.map { Double($0.retainedBytes) / Double(count) }
+    }
+    /// Heap blocks each child store with one deduplicating subscription keeps, token included.
+    public var allocationsPerDeduplicatingChild: Double? {
+        deduplicatingChildren.map { Double($0.retainedAllocations) / Double(count) }
+    }
 }
 
 /// W4, memory: the heap that subscribers and child stores keep while they live.
@@ -55,7 +66,18 @@ public enum W4Memory {
         let childHeap: HeapDelta? = try afterTeardown { signal throws(CheckFailure) -> HeapDelta? in
             try children(system, count: count, signal: signal)
         }
-        return MemoryResult(count: count, subscribers: subscriberHeap, children: childHeap)
+        var deduplicatingHeap: HeapDelta?
+        if system == .canopy {
+            deduplicatingHeap = try afterTeardown { signal throws(CheckFailure) -> HeapDelta? in
+                try children(.canopy, count: count, signal: signal, deduplicating: true)
+            }
+        }
+        return MemoryResult(
+            count: count,
+            subscribers: subscriberHeap,
+            children: childHeap,
+            deduplicatingChildren: deduplicatingHeap
+        )
     }
 
     /// Runs `part` with a signal that its stores' reducers capture, then waits until they are all freed.
@@ -130,10 +152,13 @@ public enum W4Memory {
         return heap
     }
 
+    /// Child stores with one observer each; for Canopy with `deduplicating`, one
+    /// `subscribe(removeStateDuplicates:)` subscription each instead, whose token the harness keeps.
     private static func children(
         _ system: System,
         count: Int,
-        signal: ReleaseSignal
+        signal: ReleaseSignal,
+        deduplicating: Bool = false
     ) throws(CheckFailure) -> HeapDelta? {
         let tally = Deliveries()
         let heap: HeapDelta?
@@ -165,24 +190,35 @@ public enum W4Memory {
                 state += 1
             }
             _ = root.settledState()
-            // The harness's own array of handles is allocated before the measured region.
+            // The harness's own arrays (of handles, and of tokens) are allocated before the measured region.
             var stores: [StateStore<(Int, Int), Increment>] = []
             stores.reserveCapacity(count)
+            var subscriptions: [Subscription] = []
+            subscriptions.reserveCapacity(deduplicating ? count : 0)
             (_, heap) = AllocationCounter.measure {
                 for index in 0..<count {
                     let store = root.with(0) { local, _ in local += 1 }
-                    store.subscribe(
-                        observer: Observer { _ in
-                            tally.record(index)
-                            return .active
-                        }
-                    )
+                    if deduplicating {
+                        // On the root's count, which changes for every child when a child's action reaches
+                        // the root.
+                        subscriptions.append(
+                            store.subscribe(removeStateDuplicates: .keyPath(\.0)) { _ in tally.record(index) }
+                        )
+                    } else {
+                        store.subscribe(
+                            observer: Observer { _ in
+                                tally.record(index)
+                                return .active
+                            }
+                        )
+                    }
                     stores.append(store)
                 }
                 settleAndRelease(root)
             }
             stores[0].dispatch(Increment())
             locals = stores.map { $0.settledState().1 }
+            withExtendedLifetime(subscriptions) {}
         }
         let expectedLocals = [1] + Array(repeating: 0, count: count - 1)
         try check(locals == expectedLocals, name, system, "child states are not one 1 followed by 0s")

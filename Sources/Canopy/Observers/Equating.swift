@@ -15,26 +15,30 @@ public struct Equating<T>: Sendable {
     public let predicate: @Sendable (T, T) -> Bool
 
     /// For an equating that compares one projection of the state (``keyPath(_:)``, ``equal(value:)``):
-    /// makes a filter for one subscriber that projects each state once and compares it with the last
-    /// accepted projection. `nil` when only the predicate is known.
+    /// makes the dedup check of one subscription, the closure its node calls with each state. The check
+    /// projects the state once, compares the projection with the last one let through, and calls
+    /// `passed` only with a state that differs, answering `.active` for a duplicate. `nil` when only the
+    /// predicate is known.
+    ///
+    /// Made where the equating is made, by an inlinable factory, so the check is compiled for the
+    /// state's and the projection's types there: a duplicate costs a call of the check, one of the
+    /// projection and a comparison, with no lock, no atomic and no allocation.
     @usableFromInline
-    let makeFilter: (@Sendable () -> @Sendable (T) -> Bool)?
+    let makeCheck: (@Sendable (_ passed: @escaping @Sendable (T) -> ObserverStatus) -> @Sendable (T) -> ObserverStatus)?
 
     /// Creates an equating from a predicate.
     ///
     /// - Parameter predicate: Returns `true` when the two states are duplicates.
     public init(predicate: @escaping @Sendable (T, T) -> Bool) {
         self.predicate = predicate
-        self.makeFilter = nil
+        self.makeCheck = nil
     }
 
     @inlinable
     init<Value: Equatable & Sendable>(projection project: @escaping @Sendable (T) -> Value) {
-        self.predicate = { project($0) == project($1) }
-        self.makeFilter = {
-            let filter = ProjectionFilter(project: project)
-            return { filter.accepts($0) }
-        }
+        let projection = EquatingProjection(project)
+        self.predicate = { projection.isDuplicate($0, $1) }
+        self.makeCheck = { projection.makeCheck(passed: $0) }
     }
 
     /// Never treats a state as a duplicate: every state passes.

@@ -20,11 +20,9 @@ extension Store where State: Sendable, Action: Sendable {
         removeStateDuplicates: Equating<State>? = nil,
         _ handler: @escaping @Sendable (State) -> Void
     ) -> Subscription {
-        SubscriptionPipeline<State, Action, State>.start(
-            node: eraseToAnyStore().node,
-            configuration: .storeQueue(removeStateDuplicates: removeStateDuplicates),
-            observe: handler
-        )
+        // What `SubscriptionPipeline.start` does for a `.storeQueue` configuration, without building
+        // one: nothing to debounce, compute or hop, so nothing but the node's observer and the token.
+        eraseToAnyStore().node.subscription(removeDuplicates: removeStateDuplicates, handler)
     }
 
     /// The current state, then every new state, as an asynchronous sequence.

@@ -21,13 +21,18 @@ final class CallGate: Sendable {
     private let state = Atomic<Int>(0)
     /// The thread calling the tree's observers, which makes this gate's calls.
     private let callingThread: CallingThread
-    /// Signalled once per waiter when a call that had waiters returns.
-    private let returned = DispatchSemaphore(value: 0)
-    /// Mirrors bit 1 for readers such as `Subscription.isCancelled`.
-    let flag = CancellationFlag()
+    /// Signalled once per waiter when a call that had waiters returns. Made by the first closer that
+    /// must wait, before it counts itself as a waiter; most gates close with no call in progress, and
+    /// never make one.
+    private let returned = AtomicLazyReference<DispatchSemaphore>()
 
     init(callingThread: CallingThread) {
         self.callingThread = callingThread
+    }
+
+    /// Whether ``close()`` has been called.
+    var isClosed: Bool {
+        state.load(ordering: .acquiring) & Self.closed != 0
     }
 
     /// Runs `body` unless the gate is closed; returns whether it ran. Called only on the tree's queue.
@@ -45,12 +50,16 @@ final class CallGate: Sendable {
 
     /// Closes the gate: returns once no call is in progress (other than the caller's own, when called
     /// from inside the handler), and no call starts afterwards. Closing again does nothing more.
-    func close() {
-        flag.cancel()
+    ///
+    /// - Returns: Whether this call closed the gate (`false` when it was closed already).
+    @discardableResult
+    func close() -> Bool {
         var current = state.load(ordering: .acquiring)
         while true {
             let inCall = current & Self.calling != 0
             let mustWait = inCall && !callingThread.isCurrent
+            // The semaphore exists before the waiter is counted, so the call that sees the count finds it.
+            let semaphore = mustWait ? (returned.load() ?? returned.storeIfNil(DispatchSemaphore(value: 0))) : nil
             let desired = (current | Self.closed) + (mustWait ? Self.oneWaiter : 0)
             let (exchanged, original) = state.compareExchange(
                 expected: current,
@@ -58,12 +67,12 @@ final class CallGate: Sendable {
                 ordering: .acquiringAndReleasing
             )
             if exchanged {
-                if mustWait {
-                    returned.wait()
+                if let semaphore {
+                    semaphore.wait()
                     // Pairs with the exchange in `releaseWaiters`, so the call's effects are visible.
                     _ = state.load(ordering: .acquiring)
                 }
-                return
+                return current & Self.closed == 0
             }
             current = original
         }
@@ -72,8 +81,10 @@ final class CallGate: Sendable {
     /// After a call that closers wait for: ends the call, keeps the gate closed, wakes every waiter.
     private func releaseWaiters() {
         let previous = state.exchange(Self.closed, ordering: .acquiringAndReleasing)
-        for _ in 0..<(previous / Self.oneWaiter) {
-            returned.signal()
+        let waiters = previous / Self.oneWaiter
+        guard waiters > 0, let semaphore = returned.load() else { return }
+        for _ in 0..<waiters {
+            semaphore.signal()
         }
     }
 }

@@ -50,17 +50,26 @@ final class DeliveryGate: HandlerGate {
         return true
     }
 
-    func close() {
+    var isClosed: Bool {
+        flag.isCancelled
+    }
+
+    @discardableResult
+    func close() -> Bool {
         flag.cancel()
         let thread = CallingThread.currentID
+        var closedHere = false
         while true {
             let mustWait = state.withLock { state in
-                state.isClosed = true
+                if !state.isClosed {
+                    state.isClosed = true
+                    closedHere = true
+                }
                 guard state.callers.contains(where: { $0 != thread }) else { return false }
                 state.waiters += 1
                 return true
             }
-            guard mustWait else { return }
+            guard mustWait else { return closedHere }
             returned.wait()
         }
     }

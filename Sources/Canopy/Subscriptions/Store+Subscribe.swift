@@ -5,7 +5,9 @@ extension Store {
     /// returned subscription is cancelled or released.
     ///
     /// This is the one entry point of the subscriber pipeline; every other subscribe method builds a
-    /// ``SubscriptionConfiguration`` and comes here. For each state, in order:
+    /// ``SubscriptionConfiguration`` and comes here, or, with nothing to debounce, compute or hop
+    /// (``subscribe(removeStateDuplicates:_:)``), goes where this one sends a `.storeQueue`
+    /// configuration. For each state, in order:
     /// 1. on the store's queue, a state that the configuration's `removeStateDuplicates` calls a
     ///    duplicate of the last accepted one is dropped;
     /// 2. its `debounce` decides when an accepted state goes on; a newer one replaces a pending one;

@@ -17,17 +17,18 @@ import Synchronization
 /// subscription.cancel()
 /// ```
 public final class Subscription: Sendable {
-    private let flag: CancellationFlag
     /// The gate the handler is called through, which `cancel()` closes and waits out.
     private let gate: any HandlerGate
-    private let onCancel: LockedValue<(@Sendable () -> Void)?>
+    /// Run once, by the `cancel()` that closes the gate: removes the observer from its node (and stops
+    /// a props subscription's debounce timer). It holds neither the store nor anything the handler
+    /// captured, so keeping it until the token goes keeps nothing else alive.
+    private let onCancel: @Sendable () -> Void
 
     /// A subscription whose handler runs through `gate`: cancelling closes the gate, then runs
     /// `onCancel` once.
     init(gate: any HandlerGate, onCancel: @escaping @Sendable () -> Void) {
-        self.flag = gate.flag
         self.gate = gate
-        self.onCancel = LockedValue(onCancel)
+        self.onCancel = onCancel
     }
 
     deinit {
@@ -36,13 +37,14 @@ public final class Subscription: Sendable {
 
     /// Whether ``cancel()`` has been called.
     public var isCancelled: Bool {
-        flag.isCancelled
+        gate.isClosed
     }
 
     /// Stops the observer. Calling it again does nothing.
     public func cancel() {
-        gate.close()
-        onCancel.exchange(nil)?()
+        if gate.close() {
+            onCancel()
+        }
     }
 }
 

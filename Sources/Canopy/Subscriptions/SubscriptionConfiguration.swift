@@ -5,8 +5,9 @@ public import Dispatch
 ///
 /// Every subscription in Canopy is described by one of these, whichever door it comes in through:
 /// ``Store/subscribe(_:props:observe:)`` takes it directly; the Puredux-style
-/// `UIStateObserver.subscribe` and `Presentable.setPresenter` overloads, ``ObservableProps`` and
-/// ``Store/subscribe(removeStateDuplicates:_:)`` build one from their arguments.
+/// `UIStateObserver.subscribe` and `Presentable.setPresenter` overloads and ``ObservableProps`` build one
+/// from their arguments; ``Store/subscribe(removeStateDuplicates:_:)`` is the subscription a
+/// ``storeQueue(removeStateDuplicates:)`` configuration describes.
 ///
 /// The stages run in order, for each state:
 /// 1. on the store's queue, a state that ``removeStateDuplicates`` calls a duplicate of the last

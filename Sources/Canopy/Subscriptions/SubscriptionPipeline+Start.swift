@@ -4,8 +4,10 @@ import FoundationEssentials
 import Foundation
 #endif
 
-// The one place a subscription starts. Every public door builds a `SubscriptionConfiguration` and ends
-// up here.
+// Where a subscription described by a `SubscriptionConfiguration` starts: every public door that takes
+// or builds one ends up here. A subscription with nothing to debounce, compute or hop goes to the node's
+// deduplicating observer and token alone (`direct`, below), as `subscribe(removeStateDuplicates:_:)` and
+// `states(removeDuplicates:)` do without building a configuration.
 extension SubscriptionPipeline {
     /// Starts a subscription of `observer` to `node` as `configuration` says.
     ///
@@ -52,31 +54,6 @@ extension SubscriptionPipeline {
             props: props,
             observer: observer,
             owner: owner
-        )
-    }
-}
-
-extension SubscriptionPipeline where Props == State {
-    /// Starts a subscription that delivers the states themselves as `configuration` says.
-    ///
-    /// - Parameters:
-    ///   - node: The store to observe. It is not retained.
-    ///   - configuration: Dedup, debounce, presentation queue and delivery.
-    ///   - observe: Receives the states.
-    /// - Returns: The token; cancelling or releasing it ends the subscription at once.
-    static func start(
-        node: any StoreHandle<State, Action>,
-        configuration: SubscriptionConfiguration<State>,
-        observe: @escaping @Sendable (State) -> Void
-    ) -> Subscription {
-        if configuration.isDirect {
-            return direct(node: node, removeStateDuplicates: configuration.removeStateDuplicates, observe)
-        }
-        return start(
-            node: node,
-            configuration: configuration,
-            props: { state, _ in state },
-            observer: .anywhere(observe)
         )
     }
 }

@@ -35,7 +35,6 @@ final class SubscriptionPipeline<State: Sendable, Action: Sendable, Props>: Send
     private let store: AnyStore<State, Action>
     private let scheduler: any DelayScheduler
     private let policy: DebouncePolicy
-    private let filter: StateDeduplicator<State>?
     private let storage: QueueConfined<Storage>
     /// The debounce timer. Started on the store's queue; cancelled from any thread when the subscription
     /// ends, so a cancelled subscription leaves nothing scheduled.
@@ -67,7 +66,6 @@ final class SubscriptionPipeline<State: Sendable, Action: Sendable, Props>: Send
         self.store = AnyStore(node: node.weakHandle())
         self.scheduler = node.scheduler
         self.policy = configuration.debounce
-        self.filter = configuration.removeStateDuplicates.map { StateDeduplicator($0, queue: node.queue) }
         self.storage = QueueConfined(
             Storage(debouncer: DebounceStateMachine(policy: configuration.debounce)),
             queue: node.queue
@@ -78,7 +76,16 @@ final class SubscriptionPipeline<State: Sendable, Action: Sendable, Props>: Send
         self.delivery = PropsDelivery(configuration.delivery, to: observer, storeQueue: node.queue)
         self.owner = owner.map(LifetimeWatch.init)
         let registration = Registration(self)
-        node.subscribe(Observer(id: id) { state in registration.pipeline.receive(state) })
+        let accept: @Sendable (State) -> ObserverStatus = { state in registration.pipeline.accept(state) }
+        // Dedup sits between `receive`'s checks and `accept`, compiled for the state's type where the
+        // equating was made; a duplicate goes no further.
+        let check: @Sendable (State) -> ObserverStatus
+        if let equating = configuration.removeStateDuplicates {
+            check = equating.check(queue: node.queue, passed: accept)
+        } else {
+            check = accept
+        }
+        node.subscribe(Observer(id: id) { state in registration.pipeline.receive(state, then: check) })
     }
 
     /// The context of the observer the node keeps: it lives exactly as long as the node keeps the
@@ -103,12 +110,12 @@ final class SubscriptionPipeline<State: Sendable, Action: Sendable, Props>: Send
     /// A token whose cancellation (or release) ends the subscription at once.
     func makeSubscription() -> Subscription {
         let removeObserver = self.removeObserver
-        // The token holds the pipeline strongly: a weak reference would give the pipeline a side table,
-        // and every state's observer call would then retain and release it the slow way. The token never
-        // holds the store, and neither does the removal work: if the store goes first, so does the
-        // observer. The timer handle lives in a lock, so it is cancelled right here, on any thread.
+        let timer = self.timer
+        // The token holds neither the pipeline (nor what it captured) nor the store: only the timer's
+        // lock, so the timer is cancelled right here, on any thread, and the removal work, which holds
+        // the node weakly: if the store goes first, so does the observer.
         return Subscription(gate: gate) {
-            self.stopTimer()
+            timer.exchange(nil)?.cancel()
             removeObserver()
         }
     }
@@ -120,7 +127,8 @@ final class SubscriptionPipeline<State: Sendable, Action: Sendable, Props>: Send
 
     // MARK: On the store's queue
 
-    private func receive(_ state: State) -> ObserverStatus {
+    /// Passes `state` on to `check` (dedup, then ``accept(_:)``) while the subscription lives.
+    private func receive(_ state: State, then check: @Sendable (State) -> ObserverStatus) -> ObserverStatus {
         guard !gate.flag.isCancelled else { return .dead }
         // Checked before dedup: a released owner behind a filter that rejects everything (`.alwaysEqual`,
         // a key that never changes) must still end its subscription on the next state.
@@ -128,15 +136,11 @@ final class SubscriptionPipeline<State: Sendable, Action: Sendable, Props>: Send
             end()
             return .dead
         }
-        // A duplicate costs this one predicate call and nothing else.
-        if let filter, !filter.accepts(state) {
-            return .active
-        }
-        return accept(state)
+        return check(state)
     }
 
-    /// The rest of `receive(_:)`, for a state that passed dedup. Kept out of line so that the duplicate
-    /// path does not set up what this part needs (generic metadata for the debounce decision).
+    /// The rest of `receive(_:then:)`, for a state that passed dedup. Kept out of line so that the
+    /// duplicate path does not set up what this part needs (generic metadata for the debounce decision).
     @inline(never)
     private func accept(_ state: State) -> ObserverStatus {
         let now = policy.needsClock ? scheduler.now : 0

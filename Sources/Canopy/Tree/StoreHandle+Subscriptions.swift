@@ -13,21 +13,31 @@ extension StoreHandle {
     }
 
     /// Adds an observer that calls `handler` until the returned token is cancelled or released.
+    ///
+    /// The node's observer is the dedup check itself, compiled where the equating was made
+    /// (``Equating/makeCheck``): a duplicate costs that check and nothing else. Only a state that
+    /// passes goes through the token's gate to `handler`, so a cancel from another thread waits out a
+    /// call in progress and no call starts after it returns.
     func subscription(
         removeDuplicates equating: Equating<State>?,
         _ handler: @escaping @Sendable (State) -> Void
     ) -> Subscription {
         let gate = CallGate(callingThread: tree.callingThread)
         let id = UUID()
-        // Not `equating.map`: its generic result would wrap the filter in two reabstraction thunks,
-        // called for every state.
-        let filter: (@Sendable (State) -> Bool)?
-        if let equating {
-            filter = StateDeduplicator.filter(equating, queue: queue)
-        } else {
-            filter = nil
+        let deliver: @Sendable (State) -> ObserverStatus = { state in
+            gate.withCall { handler(state) } ? .active : .dead
         }
-        subscribe(GatedHandler(gate: gate, filter: filter, handler: handler).observer(id: id))
+        // Not `equating.map`: its generic result would wrap the check in two reabstraction thunks,
+        // called for every state.
+        let observe: @Sendable (State) -> ObserverStatus
+        if let equating {
+            observe = equating.check(queue: queue, passed: deliver)
+        } else {
+            observe = deliver
+        }
+        // The observer is made on the queue: each place that handles an `Observer<State>` here, in code
+        // generic over the handle, looks up its metadata (a hashed lookup of some 300 instructions).
+        enqueue { self.addObserver(Observer(id: id, observe: observe)) }
         return Subscription(gate: gate, onCancel: observerRemover(id: id))
     }
 

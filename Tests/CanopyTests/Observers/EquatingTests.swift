@@ -58,26 +58,31 @@ import Testing
         #expect(!closeEnough.predicate(1.0, 2.0))
     }
 
-    @Test func projectingEquatingsMakeAFilterThatReadsTheLastAcceptedProjection() {
+    @Test func projectingEquatingsMakeACheckThatReadsTheLastAcceptedProjection() {
         let reads = StateRecorder<Int>()
+        let passed = StateRecorder<Int>()
         let equating = Equating<Item>.equal { item in
             reads.record(item.id)
             return item.title
         }
-        let accepts = equating.makeFilter!()
-        #expect(accepts(Item(id: 1, title: "a")))
-        #expect(!accepts(Item(id: 2, title: "a")))
-        #expect(accepts(Item(id: 3, title: "b")))
-        #expect(!accepts(Item(id: 4, title: "b")))
-        #expect(accepts(Item(id: 5, title: "a")))
+        let check = equating.makeCheck! { item in
+            passed.record(item.id)
+            return item.id == 5 ? .dead : .active
+        }
+        #expect(check(Item(id: 1, title: "a")) == .active)
+        #expect(check(Item(id: 2, title: "a")) == .active)
+        #expect(check(Item(id: 3, title: "b")) == .active)
+        #expect(check(Item(id: 4, title: "b")) == .active)
+        #expect(check(Item(id: 5, title: "a")) == .dead)  // what `passed` answers comes back
+        #expect(passed.values == [1, 3, 5])
         #expect(reads.values == [1, 2, 3, 4, 5])  // one projection per state
-        #expect(Equating<Item>.keyPath(\.title).makeFilter != nil)
+        #expect(Equating<Item>.keyPath(\.title).makeCheck != nil)
     }
 
-    @Test func combinedAndPredicateEquatingsHaveNoFilter() {
-        #expect(Equating<Item>.asEquatable.makeFilter == nil)
-        #expect((Equating<Item>.keyPath(\.id) && .keyPath(\.title)).makeFilter == nil)
-        #expect(Equating<Item>.with([.keyPath(\.id)]).makeFilter == nil)
+    @Test func combinedAndPredicateEquatingsHaveNoCompiledCheck() {
+        #expect(Equating<Item>.asEquatable.makeCheck == nil)
+        #expect((Equating<Item>.keyPath(\.id) && .keyPath(\.title)).makeCheck == nil)
+        #expect(Equating<Item>.with([.keyPath(\.id)]).makeCheck == nil)
     }
 
     @Test func keyPathDeduplicationDeliversWhatThePredicateWould() async {

@@ -54,6 +54,28 @@ import Testing
         subscription.cancel()
     }
 
+    @Test func aPropsSubscriptionsTokenKeepsNothingItCapturedOnceTheStoreIsGone() async {
+        var store: StateStore<Int, Int>? = counter()
+        let queue = store!.queue
+        let delivery = DispatchQueue(label: "delivery")
+        let recorder = StateRecorder<Int>()
+        let (subscription, watcher) = subscribeWithProps(
+            capturing: Tracked(),
+            to: store!,
+            on: delivery,
+            recorder: recorder
+        )
+        #expect(await recorder.waitFor(count: 1) == [0])
+        store = nil
+        await settle(queue)  // the node goes, and with it the observer
+        await settle(delivery)
+        // The subscription ended with its store, but its token is still held: the token must not be what
+        // keeps the props and the handler (and what they captured) alive.
+        #expect(subscription.isCancelled)
+        #expect(watcher.object == nil)
+        withExtendedLifetime(subscription) {}
+    }
+
     @Test func removeStateDuplicatesSkipsDuplicates() async {
         let store = StateStore<[Int], Int>([0, 0]) { state, action in state[action % 2] += 1 }
         let recorder = StateRecorder<[Int]>()
@@ -193,7 +215,8 @@ import Testing
         let violations = StateRecorder<Int>()
         let cancelled = (0..<count).map { _ in LockedValue(false) }
         let subscriptions = (0..<count).map { index in
-            let dedup: Equating<Int>? = random.chance(50) ? nil : .asEquatable
+            // No dedup, a predicate's (kept state), or a key path's (the check compiled for its types).
+            let dedup: Equating<Int>? = random.chance(50) ? nil : random.chance(50) ? .asEquatable : .keyPath(\.self)
             return store.subscribe(removeStateDuplicates: dedup) { _ in
                 if cancelled[index].withLock({ $0 }) { violations.record(index) }
             }
@@ -220,6 +243,31 @@ import Testing
         await store.send(1)
         unsubscribe.cancel()
         #expect(violations.values.isEmpty, "seed \(seed): handlers called after cancel returned: \(violations.values)")
+    }
+
+    private func subscribeWithProps(
+        capturing captured: Tracked,
+        to store: StateStore<Int, Int>,
+        on delivery: DispatchQueue,
+        recorder: StateRecorder<Int>
+    ) -> (Subscription, WeakRef<Tracked>) {
+        let subscription = store.subscribe(
+            .queue(
+                delivery,
+                removeStateDuplicates: .keyPath(\.self),
+                debounce: .immediate,
+                presentationQueue: delivery
+            ),
+            props: { state, _ in
+                _ = captured
+                return state
+            },
+            observe: { state in
+                _ = captured
+                recorder.record(state)
+            }
+        )
+        return (subscription, WeakRef(captured))
     }
 
     private func subscribeCapturing(

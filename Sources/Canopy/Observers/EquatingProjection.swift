@@ -1,0 +1,33 @@
+/// The projection an ``Equating`` made by ``Equating/keyPath(_:)`` or ``Equating/equal(value:)`` compares:
+/// one object that both its predicate and its dedup check hold.
+///
+/// Each of those closures captures only this object, which is then the closure's context, so making an
+/// equating allocates this one object (and the projection's own context, if any) rather than a context
+/// per closure.
+@usableFromInline
+final class EquatingProjection<State, Value: Equatable & Sendable>: Sendable {
+    @usableFromInline
+    let project: @Sendable (State) -> Value
+
+    @inlinable
+    init(_ project: @escaping @Sendable (State) -> Value) {
+        self.project = project
+    }
+
+    /// Whether the two states have equal projections: the equating's predicate.
+    @inlinable
+    func isDuplicate(_ lhs: State, _ rhs: State) -> Bool {
+        project(lhs) == project(rhs)
+    }
+
+    /// The dedup check of one subscription, in front of `passed` (``Equating/makeCheck``).
+    @inlinable
+    func makeCheck(
+        passed: @escaping @Sendable (State) -> ObserverStatus
+    ) -> @Sendable (State) -> ObserverStatus {
+        let filter = ProjectionFilter(project: project, passed: passed)
+        // One capture, the filter, which is then the closure's context: nothing more is allocated for
+        // it, and each call reads one pointer.
+        return { filter.check($0) }
+    }
+}
