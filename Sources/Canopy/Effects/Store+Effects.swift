@@ -62,7 +62,7 @@ extension Store where State: Sendable, Action: Sendable {
         on queue: DispatchQueue = .main,
         create: @escaping CreateEffect
     ) -> Self {
-        eraseToAnyStore().node.addEffect(AttemptTrigger { $0[keyPath: keyPath] }, on: queue) { state, _, dispatch in
+        eraseToAnyStore().handle.addEffect(AttemptTrigger { $0[keyPath: keyPath] }, on: queue) { state, _, dispatch in
             create(state, dispatch)
         }
         return self
@@ -88,7 +88,7 @@ extension Store where State: Sendable, Action: Sendable {
         on queue: DispatchQueue = .main,
         create: @escaping CreateEffect
     ) -> Self where State == Effect.State {
-        eraseToAnyStore().node.addEffect(AttemptTrigger { $0 }, on: queue) { state, _, dispatch in
+        eraseToAnyStore().handle.addEffect(AttemptTrigger { $0 }, on: queue) { state, _, dispatch in
             create(state, dispatch)
         }
         return self
@@ -118,7 +118,7 @@ extension Store where State: Sendable, Action: Sendable {
         on queue: DispatchQueue = .main,
         create: @escaping CreateEffect
     ) -> Self {
-        eraseToAnyStore().node.addEffect(ToggleTrigger { $0[keyPath: keyPath] }, on: queue) { state, _, dispatch in
+        eraseToAnyStore().handle.addEffect(ToggleTrigger { $0[keyPath: keyPath] }, on: queue) { state, _, dispatch in
             create(state, dispatch)
         }
         return self
@@ -174,7 +174,7 @@ extension Store where State: Sendable, Action: Sendable {
         on queue: DispatchQueue = .main,
         create: @escaping CreateEffect
     ) -> Self {
-        eraseToAnyStore().node.addEffect(ChangeTrigger { $0[keyPath: keyPath] }, on: queue) { state, _, dispatch in
+        eraseToAnyStore().handle.addEffect(ChangeTrigger { $0[keyPath: keyPath] }, on: queue) { state, _, dispatch in
             create(state, dispatch)
         }
         return self
@@ -235,7 +235,7 @@ extension Store where State: Sendable, Action: Sendable {
         on queue: DispatchQueue = .main,
         forEach: @escaping CreateEffectForState
     ) -> Self where Elements.Element == Effect.State {
-        eraseToAnyStore().node.addEffect(CollectionTrigger { $0[keyPath: keyPath] }, on: queue, create: forEach)
+        eraseToAnyStore().handle.addEffect(CollectionTrigger { $0[keyPath: keyPath] }, on: queue, create: forEach)
         return self
     }
 

@@ -54,7 +54,7 @@ public final class ObservableProps<Props> {
         let store = store.eraseToAnyStore()
         lease = StoreLease(store: store)
         let subscription = SubscriptionPipeline.start(
-            node: store.node,
+            handle: store.handle,
             configuration: configuration,
             props: props,
             observer: .mainActor { [weak self] props in self?.props = props }

@@ -7,7 +7,7 @@ import Dispatch
 /// `lease` keeps the store, so that it can let go of it before cancelling the subscription.
 final class Presenter<Owner: Presentable, State: Sendable, Action: Sendable>: PresenterProtocol, Sendable {
     private weak let owner: Owner?
-    private weak let node: (any StoreHandle<State, Action>)?
+    private weak let handle: (any StoreHandle<State, Action>)?
     private let props: @Sendable (State, AnyStore<State, Action>) -> Owner.Props
     private let configuration: SubscriptionConfiguration<State>
     /// Keeps the store, and the subscription once there is one.
@@ -20,19 +20,19 @@ final class Presenter<Owner: Presentable, State: Sendable, Action: Sendable>: Pr
         configuration: SubscriptionConfiguration<State>
     ) {
         self.owner = owner
-        self.node = store.node
+        self.handle = store.handle
         self.lease = StoreLease(store: store)
         self.props = props
         self.configuration = configuration
     }
 
     func subscribeToStore() {
-        guard let node else {
+        guard let handle else {
             preconditionFailure("Internal inconsistency: a presenter's store was released while the presenter kept it")
         }
         weak let owner = self.owner
         let started = SubscriptionPipeline.start(
-            node: node,
+            handle: handle,
             configuration: configuration,
             props: props,
             observer: .mainActor { props in owner?.setProps(props) }

@@ -127,7 +127,7 @@ extension UIStateObserver {
     ) {
         configuration.requireMainActorDelivery(call: "UIStateObserver.subscribe(store:configuration:props:observe:)")
         SubscriptionPipeline.start(
-            node: store.eraseToAnyStore().node,
+            handle: store.eraseToAnyStore().handle,
             configuration: configuration,
             props: props,
             observer: .mainActor(observe),

@@ -6,12 +6,12 @@ extension AnyStore {
     /// - Returns: The store's state after the action.
     @discardableResult
     public func send(_ action: Action) async -> State? {
-        await node.send(action)
+        await handle.send(action)
     }
 
     /// The current state once everything dispatched before has been reduced, or `nil` when this is a weak
     /// handle whose store is gone.
     public var state: State? {
-        get async { await node.currentState }
+        get async { await handle.currentState }
     }
 }

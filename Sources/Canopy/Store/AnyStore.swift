@@ -8,20 +8,20 @@
 /// let counter: AnyStore<Int, Int> = root.map(state: \.count).eraseToAnyStore()
 /// ```
 public struct AnyStore<State: Sendable, Action: Sendable>: Store {
-    let node: any StoreHandle<State, Action>
+    let handle: any StoreHandle<State, Action>
 
     /// Sends `action` to the store; see ``StateStore/dispatch(_:)``.
     ///
     /// - Parameter action: The action to reduce.
     public func dispatch(_ action: Action) {
-        node.dispatch(action)
+        handle.dispatch(action)
     }
 
     /// Adds `observer`; see ``StateStore/subscribe(observer:)``.
     ///
     /// - Parameter observer: The observer to add.
     public func subscribe(observer: Observer<State>) {
-        node.subscribe(observer)
+        handle.subscribe(observer)
     }
 
     /// Returns this handle.
@@ -34,7 +34,7 @@ public struct AnyStore<State: Sendable, Action: Sendable>: Store {
     /// - Parameter transform: Computes the new state on the store's queue.
     /// - Returns: A view of this store; observers subscribed through it live as long as this store.
     public func map<NewState>(state transform: @escaping @Sendable (State) -> NewState) -> AnyStore<NewState, Action> {
-        AnyStore<NewState, Action>(node: ViewHandle(parent: node, state: transform))
+        AnyStore<NewState, Action>(handle: ViewHandle(parent: handle, state: transform))
     }
 
     /// Returns a store whose observers see the value at `keyPath`.
@@ -72,6 +72,6 @@ public struct AnyStore<State: Sendable, Action: Sendable>: Store {
     public func map<LocalAction>(
         actions transform: @escaping @Sendable (LocalAction) -> Action
     ) -> AnyStore<State, LocalAction> {
-        AnyStore<State, LocalAction>(node: ViewHandle(parent: node, action: transform))
+        AnyStore<State, LocalAction>(handle: ViewHandle(parent: handle, action: transform))
     }
 }

@@ -8,7 +8,7 @@ extension StateStore {
     /// - Returns: This store's state after the action.
     @discardableResult
     public func send(_ action: Action) async -> State {
-        guard let state = await node.send(action) else {
+        guard let state = await handle.send(action) else {
             preconditionFailure("Internal inconsistency: a StateStore's tree was released while it was held")
         }
         return state
@@ -17,7 +17,7 @@ extension StateStore {
     /// The current state, read after everything dispatched before this call has been reduced.
     public var state: State {
         get async {
-            guard let state = await node.currentState else {
+            guard let state = await handle.currentState else {
                 preconditionFailure("Internal inconsistency: a StateStore's tree was released while it was held")
             }
             return state

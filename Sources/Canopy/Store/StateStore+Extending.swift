@@ -6,51 +6,51 @@ extension StateStore {
     /// when it does not lie there: the store is a view (`map(state:)`), the path leads into an ancestor's
     /// part of a child's state, or it goes through a computed property or a class.
     package func ownStateOffset<Value>(of keyPath: WritableKeyPath<State, Value>) -> Int? {
-        node.stateNode?.ownStateOffset(of: keyPath)
+        handle.stateNode?.ownStateOffset(of: keyPath)
     }
 
     /// Runs `work` on the tree's queue, after everything sent before it, with access to this store's node
     /// there. Returns `false` when the tree is gone and the work was dropped.
     @discardableResult
     package func withTreeAccess(_ work: @escaping @Sendable (borrowing TreeAccess<State, Action>) -> Void) -> Bool {
-        let node = self.node
-        return node.enqueue {
-            work(TreeAccess(node: node))
+        let handle = self.handle
+        return handle.enqueue {
+            work(TreeAccess(handle: handle))
         }
     }
 }
 
 /// A store's node and its tree, on the tree's queue (see ``StateStore/withTreeAccess(_:)``).
 package struct TreeAccess<State: Sendable, Action: Sendable>: ~Copyable {
-    let node: any StoreHandle<State, Action>
+    let handle: any StoreHandle<State, Action>
 
     /// The tree's serial queue.
-    package var queue: DispatchQueue { node.tree.queue }
+    package var queue: DispatchQueue { handle.tree.queue }
 
     /// The tree's clock.
-    package var scheduler: any DelayScheduler { node.tree.scheduler }
+    package var scheduler: any DelayScheduler { handle.tree.scheduler }
 
     /// The store's node, to tell stores apart (``StateStore`` handles to one node share it).
-    package var nodeObject: AnyObject { node }
+    package var nodeObject: AnyObject { handle }
 
     /// The number of stores above this one.
-    package var depth: Int { node.stateNode?.depth ?? 0 }
+    package var depth: Int { handle.stateNode?.depth ?? 0 }
 
     /// The tree's attachment of type `A`, made by `make` the first time.
     package func attachment<A: TreeAttachment>(_ make: () -> A) -> A {
-        node.tree.attachment(make)
+        handle.tree.attachment(make)
     }
 
     /// The tree's attachment of type `A`, if it has one.
     package func attachment<A: TreeAttachment>(ifPresent type: A.Type) -> A? {
-        node.tree.attachment(ifPresent: type)
+        handle.tree.attachment(ifPresent: type)
     }
 
     /// Runs `step` on the value at `offset` (from ``StateStore/ownStateOffset(of:)``) of the store's own
     /// state right after each of its reductions from now on, and once now, whenever the `Bool` stored
     /// `flag` bytes into that value is `true`.
     package func addAfterReduce<Value>(at offset: Int, when flag: Int, _ step: @escaping AfterReduceStep<Value>) {
-        guard let node = node.stateNode else {
+        guard let node = handle.stateNode else {
             preconditionFailure("Internal inconsistency: an after-reduce step was added to a view")
         }
         precondition(

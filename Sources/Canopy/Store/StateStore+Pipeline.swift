@@ -86,7 +86,7 @@ extension StateStore {
         _ middlewares: [Middleware<State, Action>],
         resolvers: [ErrorResolver<State, Action>] = []
     ) -> Self {
-        guard let node = node.stateNode else {
+        guard let node = handle.stateNode else {
             preconditionFailure(
                 "use(_:) was called on a map(state:), flatMap(state:) or map(actions:) store; attach middleware "
                     + "to the store it views"
@@ -107,7 +107,7 @@ extension StateStore {
     /// a tree built the same way. Middleware sees it as ``MiddlewareContext/target``; an action log
     /// records it. A view has the ID of the store it views.
     public var storeID: StoreID {
-        node.storeID
+        handle.storeID
     }
 
     /// Sends `action` to this store and calls `completion` once with what became of it: the state right
@@ -129,14 +129,14 @@ extension StateStore {
         _ action: Action,
         completion: @escaping @Sendable (DispatchOutcome<State>) -> Void
     ) {
-        node.dispatch(action, entry: EntryContext(), completion: completion)
+        handle.dispatch(action, entry: EntryContext(), completion: completion)
     }
 }
 
 extension AnyStore {
     /// This store's place in its tree; see ``StateStore/storeID``.
     public var storeID: StoreID {
-        node.storeID
+        handle.storeID
     }
 
     /// Sends `action` and calls `completion` once with what became of it; see
@@ -150,6 +150,6 @@ extension AnyStore {
         _ action: Action,
         completion: @escaping @Sendable (DispatchOutcome<State>) -> Void
     ) {
-        node.dispatch(action, entry: EntryContext(), completion: completion)
+        handle.dispatch(action, entry: EntryContext(), completion: completion)
     }
 }

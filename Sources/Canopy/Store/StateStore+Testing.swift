@@ -2,12 +2,12 @@
 extension StateStore {
     /// Runs `work` on the tree's queue after everything dispatched before it, from any thread.
     package func enqueueForTesting(_ work: @escaping @Sendable () -> Void) {
-        node.enqueue(work)
+        handle.enqueue(work)
     }
 
     /// On the tree's queue: reduces `action` as if dispatched to this store (this store's reducer,
     /// then each ancestor's) and publishes the result, before returning.
     package func reduceForTesting(_ action: Action) {
-        node.receive(action)
+        handle.receive(action)
     }
 }

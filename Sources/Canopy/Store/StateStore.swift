@@ -13,10 +13,10 @@ public import Dispatch
 /// child.dispatch(1)  // runs the child's reducer, then the root's
 /// ```
 public struct StateStore<State: Sendable, Action: Sendable>: Store {
-    let node: any StoreHandle<State, Action>
+    let handle: any StoreHandle<State, Action>
 
-    init(node: any StoreHandle<State, Action>) {
-        self.node = node
+    init(handle: any StoreHandle<State, Action>) {
+        self.handle = handle
     }
 
     /// A child of `parent` whose state `compose` builds from the parent's state and `initialState`.
@@ -31,9 +31,9 @@ public struct StateStore<State: Sendable, Action: Sendable>: Store {
         reducer: @escaping Reducer<ChildState, Action>,
         kind: ChildKind<ParentState, ChildState, State, Action>
     ) {
-        self.node = ChildHandle(
+        self.handle = ChildHandle(
             ChildNode(
-                parent: parent.node.nodeForChildren(),
+                parent: parent.handle.nodeForChildren(),
                 initialState: initialState,
                 reducer: DependencyScope.capturing(reducer),
                 kind: kind
@@ -101,7 +101,7 @@ public struct StateStore<State: Sendable, Action: Sendable>: Store {
         if let harness = scheduler as? any TestHarness {
             rootReducer = harness.rootReducer(rootReducer)
         }
-        self.node = RootNode(
+        self.handle = RootNode(
             initialState: initialState,
             qos: qos,
             scheduler: scheduler,
@@ -119,7 +119,7 @@ public struct StateStore<State: Sendable, Action: Sendable>: Store {
     ///
     /// - Parameter action: The action to reduce.
     public func dispatch(_ action: Action) {
-        node.dispatch(action)
+        handle.dispatch(action)
     }
 
     /// Adds `observer`, which receives the current state at once and then every new state, in order, on
@@ -127,19 +127,19 @@ public struct StateStore<State: Sendable, Action: Sendable>: Store {
     ///
     /// - Parameter observer: The observer; subscribing it again only re-sends the current state.
     public func subscribe(observer: Observer<State>) {
-        node.subscribe(observer)
+        handle.subscribe(observer)
     }
 
     /// Returns a type-erased handle that keeps this store alive.
     public func eraseToAnyStore() -> AnyStore<State, Action> {
-        AnyStore(node: node)
+        AnyStore(handle: handle)
     }
 
     /// Returns a handle that does not keep the store alive.
     ///
     /// Once the store is released, dispatching and subscribing through the handle do nothing.
     public func weakStore() -> AnyStore<State, Action> {
-        AnyStore(node: node.weakHandle())
+        AnyStore(handle: handle.weakHandle())
     }
 
     /// Creates a child store whose state pairs this store's state with `initialState`.
@@ -175,7 +175,7 @@ public struct StateStore<State: Sendable, Action: Sendable>: Store {
     /// - Returns: A view of this store; observers subscribed through it live as long as this store.
     public func map<NewState>(state transform: @escaping @Sendable (State) -> NewState) -> StateStore<NewState, Action>
     {
-        StateStore<NewState, Action>(node: ViewHandle(parent: node, state: transform))
+        StateStore<NewState, Action>(handle: ViewHandle(parent: handle, state: transform))
     }
 
     /// Returns a store whose observers see the value at `keyPath`.
@@ -213,6 +213,6 @@ public struct StateStore<State: Sendable, Action: Sendable>: Store {
     public func map<LocalAction>(
         actions transform: @escaping @Sendable (LocalAction) -> Action
     ) -> StateStore<State, LocalAction> {
-        StateStore<State, LocalAction>(node: ViewHandle(parent: node, action: transform))
+        StateStore<State, LocalAction>(handle: ViewHandle(parent: handle, action: transform))
     }
 }

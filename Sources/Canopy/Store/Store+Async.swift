@@ -22,7 +22,7 @@ extension Store where State: Sendable, Action: Sendable {
     ) -> Subscription {
         // What `SubscriptionPipeline.start` does for a `.storeQueue` configuration, without building
         // one: nothing to debounce, compute or hop, so nothing but the node's observer and the token.
-        eraseToAnyStore().node.subscription(removeDuplicates: removeStateDuplicates, handler)
+        eraseToAnyStore().handle.subscription(removeDuplicates: removeStateDuplicates, handler)
     }
 
     /// The current state, then every new state, as an asynchronous sequence.
@@ -39,6 +39,6 @@ extension Store where State: Sendable, Action: Sendable {
     /// - Parameter removeDuplicates: Skips a state the equating calls a duplicate of the last one.
     /// - Returns: An unbounded stream of states.
     public func states(removeDuplicates: Equating<State>? = nil) -> AsyncStream<State> {
-        eraseToAnyStore().node.states(removeDuplicates: removeDuplicates)
+        eraseToAnyStore().handle.states(removeDuplicates: removeDuplicates)
     }
 }

@@ -42,7 +42,7 @@ extension Store {
         observe: @escaping @Sendable (Props) -> Void
     ) -> Subscription {
         SubscriptionPipeline.start(
-            node: eraseToAnyStore().node,
+            handle: eraseToAnyStore().handle,
             configuration: configuration,
             props: props,
             observer: .anywhere(observe)

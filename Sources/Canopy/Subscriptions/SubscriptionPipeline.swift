@@ -47,33 +47,33 @@ final class SubscriptionPipeline<State: Sendable, Action: Sendable, Props>: Send
     private let owner: LifetimeWatch?
     private let sequencer = DeliverySequencer()
 
-    /// Creates a pipeline and subscribes it to `node`; it receives the node's current state first.
+    /// Creates a pipeline and subscribes it to `handle`; it receives the node's current state first.
     ///
     /// - Parameters:
-    ///   - node: The store to observe. It is not retained.
+    ///   - handle: The store to observe. It is not retained.
     ///   - configuration: Dedup, debounce, presentation queue and delivery.
     ///   - props: Turns a state into props; it is given a handle that does not retain the store.
     ///   - observer: Where the props go, delivered as `configuration` says.
     ///   - owner: An object whose release ends the subscription, if any.
     init(
-        node: any StoreHandle<State, Action>,
+        handle: any StoreHandle<State, Action>,
         configuration: SubscriptionConfiguration<State>,
         props: @escaping @Sendable (State, AnyStore<State, Action>) -> Props,
         observer: PropsObserver<Props>,
         owner: AnyObject? = nil
     ) {
-        self.removeObserver = node.observerRemover(id: id)
-        self.store = AnyStore(node: node.weakHandle())
-        self.scheduler = node.scheduler
+        self.removeObserver = handle.observerRemover(id: id)
+        self.store = AnyStore(handle: handle.weakHandle())
+        self.scheduler = handle.scheduler
         self.policy = configuration.debounce
         self.storage = QueueConfined(
             Storage(debouncer: DebounceStateMachine(policy: configuration.debounce)),
-            queue: node.queue
+            queue: handle.queue
         )
         self.presentationQueue = configuration.presentationQueue
-        self.propsQueue = configuration.presentationQueue ?? node.queue
+        self.propsQueue = configuration.presentationQueue ?? handle.queue
         self.makeProps = props
-        self.delivery = PropsDelivery(configuration.delivery, to: observer, storeQueue: node.queue)
+        self.delivery = PropsDelivery(configuration.delivery, to: observer, storeQueue: handle.queue)
         self.owner = owner.map(LifetimeWatch.init)
         let registration = Registration(self)
         let accept: @Sendable (State) -> ObserverStatus = { state in registration.pipeline.accept(state) }
@@ -81,11 +81,11 @@ final class SubscriptionPipeline<State: Sendable, Action: Sendable, Props>: Send
         // equating was made; a duplicate goes no further.
         let check: @Sendable (State) -> ObserverStatus
         if let equating = configuration.removeStateDuplicates {
-            check = equating.check(queue: node.queue, passed: accept)
+            check = equating.check(queue: handle.queue, passed: accept)
         } else {
             check = accept
         }
-        node.subscribe(Observer(id: id) { state in registration.pipeline.receive(state, then: check) })
+        handle.subscribe(Observer(id: id) { state in registration.pipeline.receive(state, then: check) })
     }
 
     /// The context of the observer the node keeps: it lives exactly as long as the node keeps the

@@ -151,10 +151,10 @@ private func reduceLog(_ log: inout [String], _ action: any LogAction) {
         let queue = makeQueue("work")
         let runs = StateRecorder<String>()
         var store: StateStore<[String], any LogAction>? = StateStore([], reducer: reduceLog)
-        let node = WeakRef(store!.node.stateNode! as AnyObject)
+        let node = WeakRef(store!.handle.stateNode! as AnyObject)
         queue.suspend()
         await store?.send(Fetch(name: "a", queue: queue, runs: runs, results: [Append(text: "late")]))
-        await settle(store!.node.queue)
+        await settle(store!.handle.queue)
         store = nil
         #expect(node.object == nil)  // the pending execute does not keep the store alive
         queue.resume()

@@ -67,8 +67,8 @@ import Testing
         var store: StateStore<Effect.State, EffectAction>? = makeWaitingStore(probe)
         await store?.send(.run)
         _ = await probe.events.waitFor(count: 1)
-        let queue = store!.node.queue
-        let node = WeakRef(store!.node.stateNode! as AnyObject)
+        let queue = store!.handle.queue
+        let node = WeakRef(store!.handle.stateNode! as AnyObject)
         await settle(queue)  // the drain that reduced `.run` has let go of the node
         store = nil
         #expect(node.object == nil)
@@ -84,7 +84,7 @@ import Testing
         }
         await child?.send(.run)
         _ = await probe.events.waitFor(count: 1)
-        await settle(root.node.queue)
+        await settle(root.handle.queue)
         child = nil  // the child leaves its tree on the tree's queue, at once, which cancels its effects
         #expect(await probe.events.waitFor(count: 2) == [.started(0), .cancelled(0)])
         await root.send(.noop)  // the root carries on
@@ -97,7 +97,7 @@ import Testing
         store?.effect(on: makeEffectQueue()) { _, _ in Effect { runs.record(1) } }
         await store?.send(.run(maxAttempts: 1, delay: 5))
         #expect(scheduler.pendingCount == 1)
-        await settle(store!.node.queue)
+        await settle(store!.handle.queue)
         store = nil
         #expect(scheduler.pendingCount == 0)
         scheduler.advance(by: 10)
@@ -149,7 +149,7 @@ import Testing
         // Both actions join the inbox before either is reduced: the restart first, then the old attempt's
         // result. When the result was sent its attempt was still current; when it is reduced it is not.
         await withCheckedContinuation { continuation in
-            store.node.enqueue {
+            store.handle.enqueue {
                 store.dispatch(.restart)
                 stale(.succeed)
                 continuation.resume()
@@ -187,8 +187,8 @@ import Testing
         }
         await store?.send(.run)
         _ = await probe.events.waitFor(count: 1)
-        let node = WeakRef(store!.node.stateNode! as AnyObject)
-        await settle(store!.node.queue)
+        let node = WeakRef(store!.handle.stateNode! as AnyObject)
+        await settle(store!.handle.queue)
         store = nil
         #expect(node.object == nil)
         dispatches.values[0](.succeed)  // dispatching to a released store does nothing

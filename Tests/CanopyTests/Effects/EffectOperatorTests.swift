@@ -127,7 +127,7 @@ import Testing
         let effectQueue = makeEffectQueue()
         let key = DispatchSpecificKey<String>()
         effectQueue.setSpecific(key: key, value: "effect")
-        let storeQueue = store.node.queue
+        let storeQueue = store.handle.queue
         storeQueue.setSpecific(key: key, value: "store")
         let places = StateRecorder<String>()
         store.effect(on: effectQueue) { _, _ in

@@ -78,8 +78,8 @@ import Testing
         let storeQueue: DispatchQueue
         do {
             let store = counter()
-            node = WeakRef(store.node.stateNode! as AnyObject)
-            storeQueue = store.node.queue
+            node = WeakRef(store.handle.stateNode! as AnyObject)
+            storeQueue = store.handle.queue
             model = ObservableProps(
                 store: store,
                 props: { state, _ in "\(state)" },

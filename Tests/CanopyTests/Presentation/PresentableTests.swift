@@ -132,7 +132,7 @@ import Testing
         scheduler.advance(by: .uiDebounce)
         #expect(await screen!.recorder.waitFor(count: 1) == ["child"])
         let presenter = WeakRef(screen!.presenter! as AnyObject)
-        drain(root.node.queue)
+        drain(root.handle.queue)
 
         screen = nil
         #expect(presenter.object == nil)
@@ -168,8 +168,8 @@ import Testing
         let storeQueue: DispatchQueue
         do {
             let store = counter()
-            node = WeakRef(store.node.stateNode! as AnyObject)
-            storeQueue = store.node.queue
+            node = WeakRef(store.handle.stateNode! as AnyObject)
+            storeQueue = store.handle.queue
             screen!.setPresenter(
                 store: store,
                 props: { state, _ in "\(state)" },

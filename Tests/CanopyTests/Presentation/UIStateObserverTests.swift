@@ -117,7 +117,7 @@ import Testing
     @Test func releasingTheObserverReleasesTheStoreItHolds() async {
         let root = counter()
         var screen: Screen? = Screen(store: root.with("local") { _, _ in })
-        let child = WeakRef(screen!.store!.node.stateNode! as AnyObject)
+        let child = WeakRef(screen!.store!.handle.stateNode! as AnyObject)
         let recorder = StateRecorder<String>()
         screen!.subscribe(
             store: screen!.store!,
@@ -130,10 +130,10 @@ import Testing
         #expect(await recorder.waitFor(count: 1) == ["local"])
         // No work in flight on the store's queue may hold the store: the release alone must free it,
         // on the store's queue, right away (an attached store leaves its tree there).
-        drain(root.node.queue)
+        drain(root.handle.queue)
 
         screen = nil
-        drain(root.node.queue)
+        drain(root.handle.queue)
         #expect(child.object == nil)
     }
 

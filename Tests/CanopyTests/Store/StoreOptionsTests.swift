@@ -16,7 +16,7 @@ import Testing
         var cycleDetection: CycleDetection
 
         init(_ store: Store) {
-            let tree = store.node.tree
+            let tree = store.handle.tree
             qos = tree.queue.qos
             wallClock = tree.scheduler is DispatchDelayScheduler
             hasDiagnostics = tree.diagnostics != nil

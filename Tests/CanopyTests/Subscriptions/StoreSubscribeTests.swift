@@ -391,12 +391,12 @@ import Testing
 
     @Test func theSubscriptionDoesNotKeepTheStoreAlive() async {
         var store: StateStore<Int, Int>? = counter()
-        let node = WeakRef(store!.node as AnyObject)
+        let node = WeakRef(store!.handle as AnyObject)
         let recorder = StateRecorder<Int>()
         let subscription = subscribe(store!, debounce: .debounce(for: 0.1), to: recorder)
         await settle(store!)
         // No work in flight on the store's queue may hold the store: the release alone must free it.
-        drain(store!.node.queue)
+        drain(store!.handle.queue)
 
         store = nil
         #expect(node.object == nil)
@@ -424,7 +424,7 @@ import Testing
         #expect(await recorder.waitFor(count: 1) == ["count 0"])
         // Nothing in flight holds the temporary view any more.
         await settle(store)
-        drain(store.node.queue)
+        drain(store.handle.queue)
 
         // The props for state 1 dispatch through the handle they are given, before that delivery.
         store.dispatch(1)

@@ -31,7 +31,7 @@ import Testing
 
     @Test func storeQueueDeliversEveryAcceptedStateOnTheStoreQueueWithProps() async {
         let store = counter()
-        let onStore = QueueMarker(store.eraseToAnyStore().node.queue)
+        let onStore = QueueMarker(store.eraseToAnyStore().handle.queue)
         let recorder = StateRecorder<String>()
         let subscription = store.subscribe(
             .storeQueue(removeStateDuplicates: .asEquatable),
@@ -48,7 +48,7 @@ import Testing
 
     @Test func storeQueueDeliveryWithADebounceComesBackToTheStoreQueue() async {
         let store = counter()
-        let onStore = QueueMarker(store.eraseToAnyStore().node.queue)
+        let onStore = QueueMarker(store.eraseToAnyStore().handle.queue)
         let recorder = StateRecorder<String>()
         var configuration = SubscriptionConfiguration<Int>.storeQueue()
         configuration.debounce = .debounce(for: 0.1)

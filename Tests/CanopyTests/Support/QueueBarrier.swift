@@ -6,7 +6,7 @@ import Testing
 
 extension StateStore {
     /// The tree's serial queue.
-    var queue: DispatchQueue { node.queue }
+    var queue: DispatchQueue { handle.queue }
 }
 
 /// Returns once everything already submitted to `queue` has run and been released.

@@ -222,7 +222,7 @@ import Testing
         await settle(root.queue)
         let observers = await withCheckedContinuation { continuation in
             root.queue.async {
-                continuation.resume(returning: root.node.stateNode!.observerListCount)
+                continuation.resume(returning: root.handle.stateNode!.observerListCount)
             }
         }
         #expect(observers == 0)

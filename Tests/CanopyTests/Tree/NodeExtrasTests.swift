@@ -18,7 +18,7 @@ import Testing
     }
 
     private func seen<State, Action>(_ store: StateStore<State, Action>) async -> Seen {
-        let node = store.node.stateNode!
+        let node = store.handle.stateNode!
         return await withCheckedContinuation { continuation in
             store.queue.async {
                 var children = 0

@@ -145,7 +145,7 @@ import Testing
     }
 
     private func hasCache<State, Action>(_ store: StateStore<State, Action>) async -> Bool {
-        let node = store.node.stateNode!
+        let node = store.handle.stateNode!
         return await withCheckedContinuation { continuation in
             store.queue.async { continuation.resume(returning: node.hasCache) }
         }
