@@ -63,15 +63,20 @@ final class PersistenceCoordinator: TreeAttachment, Sendable {
 
     /// On the queue: the rank of the next writer registered on a store `depth` levels down.
     func nextRank(depth: Int) -> (depth: Int, registration: Int) {
-        state.value.registrations += 1
-        return (depth, state.value.registrations)
+        let registration = withState { state in
+            state.registrations += 1
+            return state.registrations
+        }
+        return (depth, registration)
     }
 
     /// On the queue: the drain of the entity store at `offset` in `node`'s own state, made by `make` (and
     /// installed by the caller) the first time.
     func drain<Drain: AnyObject>(of node: AnyObject, at offset: Int, make: () -> Drain) -> (Drain, isNew: Bool) {
-        state.value.drains.removeAll { $0.node.object == nil }
-        let drains = state.value.drains
+        let drains = withState { state in
+            state.drains.removeAll { $0.node.object == nil }
+            return state.drains
+        }
         if let existing = drains.first(where: { $0.node.object === node && $0.offset == offset })?.drain as? Drain {
             return (existing, false)
         }
@@ -82,7 +87,7 @@ final class PersistenceCoordinator: TreeAttachment, Sendable {
 
     /// On the queue: adds `slot` in write order.
     func register(_ slot: any PersistenceSlot) {
-        let slots = state.value.slots
+        let slots = withState { $0.slots }
         let position = slots.firstIndex { other in
             other.rank.depth < slot.rank.depth
                 || (other.rank.depth == slot.rank.depth && other.rank.registration > slot.rank.registration)
@@ -96,12 +101,15 @@ final class PersistenceCoordinator: TreeAttachment, Sendable {
     /// a round or a retry will take them anyway. The timer is shared by the tree's writers, so it never
     /// moves past the `maxDelay` of any change waiting, whichever writer's options it is moved with.
     func changesArrived(_ options: PersistenceOptions) {
-        guard !state.value.isWriting, state.value.retry == nil else { return }
         let now = scheduler.now
-        let deadline = min(state.value.writeBy ?? .infinity, now + options.maxDelay)
-        state.value.writeBy = deadline
-        let delay = min(options.debounce, max(0, deadline - now))
-        state.value.debounce?.cancel()
+        let moved: (delay: TimeInterval, previous: ScheduledWork?)? = withState { state in
+            guard !state.isWriting, state.retry == nil else { return nil }
+            let deadline = min(state.writeBy ?? .infinity, now + options.maxDelay)
+            state.writeBy = deadline
+            return (min(options.debounce, max(0, deadline - now)), state.debounce)
+        }
+        guard let (delay, previous) = moved else { return }
+        previous?.cancel()
         state.value.debounce = scheduler.schedule(after: delay, on: queue) { [weak self] in
             self?.writePending()
         }
@@ -110,23 +118,26 @@ final class PersistenceCoordinator: TreeAttachment, Sendable {
     /// On the queue: writes everything pending now; `resume` is called on the queue once it is stored
     /// (`nil`) or a write failed.
     func flush(_ resume: @escaping @Sendable (PersistenceError?) -> Void) {
-        state.value.requests += 1
-        let request = state.value.requests
-        state.value.waiters.append((request, resume))
-        if state.value.isWriting {
-            state.value.roundRequested = true
-        } else {
+        let isWriting = withState { state in
+            state.requests += 1
+            state.waiters.append((state.requests, resume))
+            state.roundRequested = state.roundRequested || state.isWriting
+            return state.isWriting
+        }
+        if !isWriting {
             writePending()
         }
     }
 
     func treeWillEnd() {
         queue.async { [self] in
-            state.value.hasEnded = true
-            state.value.keptUntilWritten = self
-            if state.value.isWriting {
-                state.value.roundRequested = true
-            } else {
+            let isWriting = withState { state in
+                state.hasEnded = true
+                state.keptUntilWritten = self
+                state.roundRequested = state.roundRequested || state.isWriting
+                return state.isWriting
+            }
+            if !isWriting {
                 writePending()
             }
         }
@@ -138,22 +149,29 @@ final class PersistenceCoordinator: TreeAttachment, Sendable {
     private func writePending() {
         // A timer cancelled too late to stop it may still call this during a round: the round's end
         // starts the next one.
-        guard !state.value.isWriting else {
-            state.value.roundRequested = true
-            return
+        let isWriting = withState { state in
+            state.roundRequested = state.roundRequested || state.isWriting
+            return state.isWriting
         }
+        guard !isWriting else { return }
         forgetReleasedStores()
-        state.value.debounce?.cancel()
-        state.value.debounce = nil
-        state.value.retry?.cancel()
-        state.value.retry = nil
-        state.value.writeBy = nil
-        let batches = state.value.slots.compactMap { $0.take() }
-        let covered = state.value.requests
+        let (debounce, retry, slots, covered) = withState { state in
+            defer {
+                state.debounce = nil
+                state.retry = nil
+                state.writeBy = nil
+            }
+            return (state.debounce, state.retry, state.slots, state.requests)
+        }
+        debounce?.cancel()
+        retry?.cancel()
+        let batches = slots.compactMap { $0.take() }
         guard !batches.isEmpty else {
             resumeWaiters(upTo: covered, with: nil)
-            if state.value.hasEnded {
-                state.value.keptUntilWritten = nil
+            withState { state in
+                if state.hasEnded {
+                    state.keptUntilWritten = nil
+                }
             }
             return
         }
@@ -200,14 +218,17 @@ final class PersistenceCoordinator: TreeAttachment, Sendable {
         let error = PersistenceError(writer: failed.writer, underlying: failure.error, attempt: attempt)
         // Everyone waiting hears of it, including those who asked during the round: the retry is on its
         // way. The writer's listener hears first, so that a caller of `flush()` finds it told.
-        state.value.roundRequested = false
-        if state.value.hasEnded, state.value.retriesAfterEnd == 0 {
-            resumeWaiters(upTo: state.value.requests, with: error)
+        let (hasEnded, retriesAfterEnd, requests) = withState { state in
+            state.roundRequested = false
+            return (state.hasEnded, state.retriesAfterEnd, state.requests)
+        }
+        if hasEnded, retriesAfterEnd == 0 {
+            resumeWaiters(upTo: requests, with: error)
             dropEverything(error: failure.error)
             state.value.keptUntilWritten = nil
             return
         }
-        if state.value.hasEnded {
+        if hasEnded {
             state.value.retriesAfterEnd -= 1
         }
         let delay = failed.options.retryPolicy.delay(beforeRetry: attempt)
@@ -217,18 +238,21 @@ final class PersistenceCoordinator: TreeAttachment, Sendable {
         failed.options.onEvent?(
             .failed(writer: failed.writer, error: failure.error, attempt: attempt, retryAfter: delay)
         )
-        resumeWaiters(upTo: state.value.requests, with: error)
+        resumeWaiters(upTo: withState { $0.requests }, with: error)
     }
 
     /// On the queue, after a round that stored what it took or met a conflict: the next round, or the
     /// debounce of what is pending.
     private func continueAfterRound() {
-        if state.value.roundRequested || state.value.hasEnded {
+        let (nextRound, slots) = withState { state in
+            defer { state.roundRequested = false }
+            return (state.roundRequested || state.hasEnded, state.slots)
+        }
+        if nextRound {
             // After the end, a round follows until nothing is pending (the last one lets go of `self`).
-            state.value.roundRequested = false
             writePending()
         } else {
-            for slot in state.value.slots where slot.hasPending {
+            for slot in slots where slot.hasPending {
                 changesArrived(slot.options)
             }
         }
@@ -245,7 +269,7 @@ final class PersistenceCoordinator: TreeAttachment, Sendable {
         }
         first.options.onEvent?(.conflicted(writer: first.writer, conflict: error))
         resumeWaiters(
-            upTo: state.value.requests,
+            upTo: withState { $0.requests },
             with: PersistenceError(writer: first.writer, underlying: error, attempt: 1)
         )
         continueAfterRound()
@@ -259,16 +283,24 @@ final class PersistenceCoordinator: TreeAttachment, Sendable {
     }
 
     private func resumeWaiters(upTo request: Int, with error: PersistenceError?) {
-        let ready = state.value.waiters.filter { $0.request <= request }
-        state.value.waiters.removeAll { $0.request <= request }
+        let ready = withState { state in
+            defer { state.waiters.removeAll { $0.request <= request } }
+            return state.waiters.filter { $0.request <= request }
+        }
         for waiter in ready {
             waiter.resume(error)
         }
     }
 
+    /// On the queue: runs `body` with the coordinator's state, in place (one check of the queue, no
+    /// copy). `body` must not call out of the coordinator.
+    private func withState<Result>(_ body: (inout State) -> Result) -> Result {
+        body(&state.value)
+    }
+
     /// On the queue, once the tree ended and the last retries failed: tells who listens what is lost.
     private func dropEverything(error: any Error) {
-        for slot in state.value.slots {
+        for slot in withState({ $0.slots }) {
             guard let batch = slot.take() else { continue }
             batch.options.onEvent?(
                 .dropped(writer: batch.writer, error: error, upserts: batch.upserts, deletions: batch.deletions)
