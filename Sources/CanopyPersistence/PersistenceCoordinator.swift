@@ -20,68 +20,79 @@ import Foundation
 /// ```
 ///
 /// Only one round runs at a time, so batches reach storage in the order their changes were made.
-// Safety: Sendable by hand: its `var`s are confined to `queue` (note below).
-final class PersistenceCoordinator: TreeAttachment, @unchecked Sendable {
-    // Safety: every `var` is read and written only on `queue`: the after-reduce steps run in reducers,
-    // `flush` and timers are sent there, and a round's end hops back there. `treeWillEnd()`, called on
-    // any thread, only sends work to the queue. The retry timers hold the coordinator weakly: while the
-    // tree lives, the tree holds it; after, `keptUntilWritten` does.
+final class PersistenceCoordinator: TreeAttachment, Sendable {
+    /// What changes as rounds come and go, confined to `queue`: the after-reduce steps run in reducers,
+    /// `flush` and timers are sent there, and a round's end hops back there. `treeWillEnd()`, called on
+    /// any thread, only sends work to the queue. The retry timers hold the coordinator weakly: while the
+    /// tree lives, the tree holds it; after, `keptUntilWritten` does.
+    private struct State {
+        /// In write order: deeper stores first, then registration order.
+        var slots: [any PersistenceSlot] = []
+        /// The drain of each entity store watched, by node and offset; the node is held weakly, so an
+        /// entry whose node is gone is never matched again.
+        var drains: [(node: Weak, offset: Int, drain: AnyObject)] = []
+        var registrations = 0
+        var isWriting = false
+        /// A `flush()` arrived while a round was running: start another one when it ends.
+        var roundRequested = false
+        var debounce: ScheduledWork?
+        /// The latest time the changes not yet in a round may wait until: the earliest, over those
+        /// changes, of when each was drained plus its writer's `maxDelay`.
+        var writeBy: TimeInterval?
+        var retry: ScheduledWork?
+        var requests = 0
+        var waiters: [(request: Int, resume: @Sendable (PersistenceError?) -> Void)] = []
+        /// Whether the tree ended: writes go on until the pending changes are written or given up.
+        var hasEnded = false
+        /// Retries left once the tree ended.
+        var retriesAfterEnd = 3
+        /// Once the tree ended, nothing else holds the coordinator: it holds itself until what was
+        /// pending is written or given up.
+        var keptUntilWritten: PersistenceCoordinator?
+    }
+
     private let queue: DispatchQueue
     private let scheduler: any DelayScheduler
-    /// In write order: deeper stores first, then registration order.
-    private var slots: [any PersistenceSlot] = []
-    /// The drain of each entity store watched, by node and offset; the node is held weakly, so an entry
-    /// whose node is gone is never matched again.
-    private var drains: [(node: Weak, offset: Int, drain: AnyObject)] = []
-    private var registrations = 0
-    private var isWriting = false
-    /// A `flush()` arrived while a round was running: start another one when it ends.
-    private var roundRequested = false
-    private var debounce: ScheduledWork?
-    /// The latest time the changes not yet in a round may wait until: the earliest, over those changes,
-    /// of when each was drained plus its writer's `maxDelay`.
-    private var writeBy: TimeInterval?
-    private var retry: ScheduledWork?
-    private var requests = 0
-    private var waiters: [(request: Int, resume: @Sendable (PersistenceError?) -> Void)] = []
-    /// Whether the tree ended: writes go on until the pending changes are written or given up.
-    private var hasEnded = false
-    /// Retries left once the tree ended.
-    private var retriesAfterEnd = 3
-    /// Once the tree ended, nothing else holds the coordinator: it holds itself until what was pending is
-    /// written or given up.
-    private var keptUntilWritten: PersistenceCoordinator?
+    private let state: QueueConfined<State>
 
     init(queue: DispatchQueue, scheduler: any DelayScheduler) {
         self.queue = queue
         self.scheduler = scheduler
+        self.state = QueueConfined(State(), queue: queue)
     }
 
     /// On the queue: the rank of the next writer registered on a store `depth` levels down.
     func nextRank(depth: Int) -> (depth: Int, registration: Int) {
-        registrations += 1
-        return (depth, registrations)
+        let registration = withState { state in
+            state.registrations += 1
+            return state.registrations
+        }
+        return (depth, registration)
     }
 
     /// On the queue: the drain of the entity store at `offset` in `node`'s own state, made by `make` (and
     /// installed by the caller) the first time.
     func drain<Drain: AnyObject>(of node: AnyObject, at offset: Int, make: () -> Drain) -> (Drain, isNew: Bool) {
-        drains.removeAll { $0.node.object == nil }
+        let drains = withState { state in
+            state.drains.removeAll { $0.node.object == nil }
+            return state.drains
+        }
         if let existing = drains.first(where: { $0.node.object === node && $0.offset == offset })?.drain as? Drain {
             return (existing, false)
         }
         let made = make()
-        drains.append((Weak(node), offset, made))
+        state.value.drains.append((Weak(node), offset, made))
         return (made, true)
     }
 
     /// On the queue: adds `slot` in write order.
     func register(_ slot: any PersistenceSlot) {
+        let slots = withState { $0.slots }
         let position = slots.firstIndex { other in
             other.rank.depth < slot.rank.depth
                 || (other.rank.depth == slot.rank.depth && other.rank.registration > slot.rank.registration)
         }
-        slots.insert(slot, at: position ?? slots.endIndex)
+        state.value.slots.insert(slot, at: position ?? slots.endIndex)
     }
 
     // MARK: When to write
@@ -90,13 +101,16 @@ final class PersistenceCoordinator: TreeAttachment, @unchecked Sendable {
     /// a round or a retry will take them anyway. The timer is shared by the tree's writers, so it never
     /// moves past the `maxDelay` of any change waiting, whichever writer's options it is moved with.
     func changesArrived(_ options: PersistenceOptions) {
-        guard !isWriting, retry == nil else { return }
         let now = scheduler.now
-        let deadline = min(writeBy ?? .infinity, now + options.maxDelay)
-        writeBy = deadline
-        let delay = min(options.debounce, max(0, deadline - now))
-        debounce?.cancel()
-        debounce = scheduler.schedule(after: delay, on: queue) { [weak self] in
+        let moved: (delay: TimeInterval, previous: ScheduledWork?)? = withState { state in
+            guard !state.isWriting, state.retry == nil else { return nil }
+            let deadline = min(state.writeBy ?? .infinity, now + options.maxDelay)
+            state.writeBy = deadline
+            return (min(options.debounce, max(0, deadline - now)), state.debounce)
+        }
+        guard let (delay, previous) = moved else { return }
+        previous?.cancel()
+        state.value.debounce = scheduler.schedule(after: delay, on: queue) { [weak self] in
             self?.writePending()
         }
     }
@@ -104,22 +118,26 @@ final class PersistenceCoordinator: TreeAttachment, @unchecked Sendable {
     /// On the queue: writes everything pending now; `resume` is called on the queue once it is stored
     /// (`nil`) or a write failed.
     func flush(_ resume: @escaping @Sendable (PersistenceError?) -> Void) {
-        requests += 1
-        waiters.append((requests, resume))
-        if isWriting {
-            roundRequested = true
-        } else {
+        let isWriting = withState { state in
+            state.requests += 1
+            state.waiters.append((state.requests, resume))
+            state.roundRequested = state.roundRequested || state.isWriting
+            return state.isWriting
+        }
+        if !isWriting {
             writePending()
         }
     }
 
     func treeWillEnd() {
         queue.async { [self] in
-            hasEnded = true
-            keptUntilWritten = self
-            if isWriting {
-                roundRequested = true
-            } else {
+            let isWriting = withState { state in
+                state.hasEnded = true
+                state.keptUntilWritten = self
+                state.roundRequested = state.roundRequested || state.isWriting
+                return state.isWriting
+            }
+            if !isWriting {
                 writePending()
             }
         }
@@ -131,26 +149,33 @@ final class PersistenceCoordinator: TreeAttachment, @unchecked Sendable {
     private func writePending() {
         // A timer cancelled too late to stop it may still call this during a round: the round's end
         // starts the next one.
-        guard !isWriting else {
-            roundRequested = true
-            return
+        let isWriting = withState { state in
+            state.roundRequested = state.roundRequested || state.isWriting
+            return state.isWriting
         }
+        guard !isWriting else { return }
         forgetReleasedStores()
+        let (debounce, retry, slots, covered) = withState { state in
+            defer {
+                state.debounce = nil
+                state.retry = nil
+                state.writeBy = nil
+            }
+            return (state.debounce, state.retry, state.slots, state.requests)
+        }
         debounce?.cancel()
-        debounce = nil
         retry?.cancel()
-        retry = nil
-        writeBy = nil
         let batches = slots.compactMap { $0.take() }
-        let covered = requests
         guard !batches.isEmpty else {
             resumeWaiters(upTo: covered, with: nil)
-            if hasEnded {
-                keptUntilWritten = nil
+            withState { state in
+                if state.hasEnded {
+                    state.keptUntilWritten = nil
+                }
             }
             return
         }
-        isWriting = true
+        state.value.isWriting = true
         Task.detached { [self] in
             var failure: (index: Int, error: any Error)?
             for (index, batch) in batches.enumerated() {
@@ -168,7 +193,7 @@ final class PersistenceCoordinator: TreeAttachment, @unchecked Sendable {
 
     /// On the queue: what a round's end leads to.
     private func roundEnded(_ batches: [TakenBatch], failure: (index: Int, error: any Error)?, covered: Int) {
-        isWriting = false
+        state.value.isWriting = false
         let written = failure.map { batches[..<$0.index] } ?? batches[...]
         for batch in written {
             batch.slot.failures = 0
@@ -193,32 +218,38 @@ final class PersistenceCoordinator: TreeAttachment, @unchecked Sendable {
         let error = PersistenceError(writer: failed.writer, underlying: failure.error, attempt: attempt)
         // Everyone waiting hears of it, including those who asked during the round: the retry is on its
         // way. The writer's listener hears first, so that a caller of `flush()` finds it told.
-        roundRequested = false
+        let (hasEnded, retriesAfterEnd, requests) = withState { state in
+            state.roundRequested = false
+            return (state.hasEnded, state.retriesAfterEnd, state.requests)
+        }
         if hasEnded, retriesAfterEnd == 0 {
             resumeWaiters(upTo: requests, with: error)
             dropEverything(error: failure.error)
-            keptUntilWritten = nil
+            state.value.keptUntilWritten = nil
             return
         }
         if hasEnded {
-            retriesAfterEnd -= 1
+            state.value.retriesAfterEnd -= 1
         }
         let delay = failed.options.retryPolicy.delay(beforeRetry: attempt)
-        retry = scheduler.schedule(after: delay, on: queue) { [weak self] in
+        state.value.retry = scheduler.schedule(after: delay, on: queue) { [weak self] in
             self?.writePending()
         }
         failed.options.onEvent?(
             .failed(writer: failed.writer, error: failure.error, attempt: attempt, retryAfter: delay)
         )
-        resumeWaiters(upTo: requests, with: error)
+        resumeWaiters(upTo: withState { $0.requests }, with: error)
     }
 
     /// On the queue, after a round that stored what it took or met a conflict: the next round, or the
     /// debounce of what is pending.
     private func continueAfterRound() {
-        if roundRequested || hasEnded {
+        let (nextRound, slots) = withState { state in
+            defer { state.roundRequested = false }
+            return (state.roundRequested || state.hasEnded, state.slots)
+        }
+        if nextRound {
             // After the end, a round follows until nothing is pending (the last one lets go of `self`).
-            roundRequested = false
             writePending()
         } else {
             for slot in slots where slot.hasPending {
@@ -237,28 +268,39 @@ final class PersistenceCoordinator: TreeAttachment, @unchecked Sendable {
             batch.restore([])
         }
         first.options.onEvent?(.conflicted(writer: first.writer, conflict: error))
-        resumeWaiters(upTo: requests, with: PersistenceError(writer: first.writer, underlying: error, attempt: 1))
+        resumeWaiters(
+            upTo: withState { $0.requests },
+            with: PersistenceError(writer: first.writer, underlying: error, attempt: 1)
+        )
         continueAfterRound()
     }
 
     /// On the queue, between rounds (no batch is out, so none can come back): lets go of the writers of
     /// stores that are gone and have nothing left to write, with their drains.
     private func forgetReleasedStores() {
-        drains.removeAll { $0.node.object == nil }
-        slots.removeAll { $0.isOrphaned && !$0.hasPending }
+        state.value.drains.removeAll { $0.node.object == nil }
+        state.value.slots.removeAll { $0.isOrphaned && !$0.hasPending }
     }
 
     private func resumeWaiters(upTo request: Int, with error: PersistenceError?) {
-        let ready = waiters.filter { $0.request <= request }
-        waiters.removeAll { $0.request <= request }
+        let ready = withState { state in
+            defer { state.waiters.removeAll { $0.request <= request } }
+            return state.waiters.filter { $0.request <= request }
+        }
         for waiter in ready {
             waiter.resume(error)
         }
     }
 
+    /// On the queue: runs `body` with the coordinator's state, in place (one check of the queue, no
+    /// copy). `body` must not call out of the coordinator.
+    private func withState<Result>(_ body: (inout State) -> Result) -> Result {
+        body(&state.value)
+    }
+
     /// On the queue, once the tree ended and the last retries failed: tells who listens what is lost.
     private func dropEverything(error: any Error) {
-        for slot in slots {
+        for slot in withState({ $0.slots }) {
             guard let batch = slot.take() else { continue }
             batch.options.onEvent?(
                 .dropped(writer: batch.writer, error: error, upserts: batch.upserts, deletions: batch.deletions)

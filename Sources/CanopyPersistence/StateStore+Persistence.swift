@@ -67,11 +67,12 @@ extension StateStore {
                 rank: coordinator.nextRank(depth: access.depth),
                 coordinator: coordinator,
                 node: access.nodeObject,
+                queue: queue,
                 operations: operations
             )
             coordinator.register(slot)
             let (drain, isNew) = coordinator.drain(of: access.nodeObject, at: offset) {
-                EntityDrain<Writer.Entity>()
+                EntityDrain<Writer.Entity>(queue: queue)
             }
             drain.add(slot)
             guard isNew else { return }

@@ -1,3 +1,6 @@
+import Canopy
+import Dispatch
+
 /// A registered writer as the coordinator sees it: its pending changes, behind a type-erased face.
 protocol PersistenceSlot: AnyObject, Sendable {
     /// Where the writer stands in the write order: deeper stores first, then registration order.
@@ -30,20 +33,23 @@ struct TakenBatch: Sendable {
 }
 
 /// One writer registered on a store, and the changes that wait for it.
-// Safety: Sendable by hand: its `var`s are confined to the tree's queue (note below).
-final class WriterSlot<Writer: StateWriter>: PersistenceSlot, EntitySink, @unchecked Sendable {
-    // Safety: `pending` and `failures` are read and written only on the tree's queue: by the after-reduce
-    // step, which runs in the store's reducer, and by the coordinator, whose every member runs there. The `let`s
-    // never change; `node` is a weak reference, which the runtime reads and clears atomically.
+final class WriterSlot<Writer: StateWriter>: PersistenceSlot, EntitySink, Sendable {
+    /// What changes as the writer's changes come and go, confined to the tree's queue: the after-reduce
+    /// step runs in the store's reducer, and the coordinator's every member runs there.
+    private struct State {
+        var pending = PendingChanges<Writer.Entity>()
+        var failures = 0
+        /// The node of the store the writer watches: the slot outlives it only until its changes are
+        /// written.
+        weak var node: AnyObject?
+    }
+
     let writer: Writer
     let options: PersistenceOptions
     let rank: (depth: Int, registration: Int)
-    private weak var coordinator: PersistenceCoordinator?
-    /// The node of the store the writer watches: the slot outlives it only until its changes are written.
-    private weak var node: AnyObject?
-    private var pending = PendingChanges<Writer.Entity>()
+    private weak let coordinator: PersistenceCoordinator?
     private let operations: PendingOperations<Writer.Entity>
-    var failures = 0
+    private let state: QueueConfined<State>
 
     init(
         writer: Writer,
@@ -51,6 +57,7 @@ final class WriterSlot<Writer: StateWriter>: PersistenceSlot, EntitySink, @unche
         rank: (depth: Int, registration: Int),
         coordinator: PersistenceCoordinator,
         node: AnyObject,
+        queue: DispatchQueue,
         operations: PendingOperations<Writer.Entity>
     ) {
         self.operations = operations
@@ -58,27 +65,39 @@ final class WriterSlot<Writer: StateWriter>: PersistenceSlot, EntitySink, @unche
         self.options = options
         self.rank = rank
         self.coordinator = coordinator
-        self.node = node
+        self.state = QueueConfined(State(node: node), queue: queue)
     }
 
     /// The writer's name in events and errors: the options' name, or the writer's type.
     var name: String { options.name ?? String(describing: Writer.self) }
 
-    var hasPending: Bool { !pending.isEmpty }
+    var hasPending: Bool { withState { !$0.pending.isEmpty } }
 
-    var isOrphaned: Bool { node == nil }
+    var isOrphaned: Bool { withState { $0.node == nil } }
+
+    var failures: Int {
+        get { withState { $0.failures } }
+        set { withState { $0.failures = newValue } }
+    }
 
     func receive(_ changes: ChangeSet<Writer.Entity.ID>, from store: EntityStore<Writer.Entity>) {
-        operations.add(&pending, changes, store)
-        if !pending.isEmpty {
+        let operations = self.operations
+        let hasPending = withState { state in
+            operations.add(&state.pending, changes, store)
+            return !state.pending.isEmpty
+        }
+        if hasPending {
             coordinator?.changesArrived(options)
         }
     }
 
     func take() -> TakenBatch? {
-        guard !pending.isEmpty else { return nil }
-        let taken = pending
-        pending = PendingChanges(followingOrderOf: taken)
+        let taken: PendingChanges<Writer.Entity>? = withState { state in
+            guard !state.pending.isEmpty else { return nil }
+            defer { state.pending = PendingChanges(followingOrderOf: state.pending) }
+            return state.pending
+        }
+        guard let taken else { return nil }
         let batch = operations.batch(taken)
         let writer = self.writer
         let merge = operations.merge
@@ -95,8 +114,14 @@ final class WriterSlot<Writer: StateWriter>: PersistenceSlot, EntitySink, @unche
                 if !dropping.isEmpty {
                     older.remove { dropping.contains(AnyHashable($0)) }
                 }
-                self.pending = merge(older, self.pending)
+                self.withState { state in state.pending = merge(older, state.pending) }
             }
         )
+    }
+
+    /// On the queue: runs `body` with the slot's state, in place (one check of the queue, no copy).
+    /// `body` must not call out of the slot.
+    private func withState<Result>(_ body: (inout State) -> Result) -> Result {
+        body(&state.value)
     }
 }

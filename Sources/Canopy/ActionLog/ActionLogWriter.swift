@@ -1,3 +1,5 @@
+import Synchronization
+
 #if canImport(FoundationEssentials)
 import FoundationEssentials
 #else
@@ -15,11 +17,20 @@ import Musl
 /// Turns entries into JSON Lines and hands them to the recorder's output: a file or a closure.
 ///
 /// Used only on the ``ActionRecorder``'s serial queue (and in its `deinit`, when nothing else holds it).
-// Safety: Sendable by hand: confined to the recorder's serial queue (note below).
-final class ActionLogWriter<Action: Encodable & Sendable>: @unchecked Sendable {
-    // Safety: every member is used on the recorder's serial queue only, or from the recorder's deinit
-    // when no other reference exists, so the encoder and the file descriptor are never used by two
-    // threads at once.
+final class ActionLogWriter<Action: Encodable & Sendable>: Sendable {
+    /// What changes from one batch to the next.
+    private struct State {
+        /// Writes the lines of a batch; its buffer is kept from one batch to the next.
+        let json = JSONStreamWriter()
+        /// The chunks of the batch being written, swapped with the recorder's list so that both keep
+        /// their capacity.
+        var batch: [ActionLogBuffer<Action>.Chunk] = []
+        var isClosed = false
+        /// Set by the first failed write: a write that failed may have left part of a line, so nothing
+        /// is written after it, and a reader sees that part as the log's truncated last line.
+        var writeFailed = false
+    }
+
     private let name: String
     private let output: @Sendable (Data) throws -> Void
     private let finish: @Sendable () -> Void
@@ -30,15 +41,11 @@ final class ActionLogWriter<Action: Encodable & Sendable>: @unchecked Sendable {
         encoder.outputFormatting = .sortedKeys
         return encoder
     }()
-    /// Writes the lines of a batch; its buffer is kept from one batch to the next.
-    private let json = JSONStreamWriter()
-    /// The chunks of the batch being written, swapped with the recorder's list so that both keep their
-    /// capacity.
-    private var batch: [ActionLogBuffer<Action>.Chunk] = []
-    private var isClosed = false
-    /// Set by the first failed write: a write that failed may have left part of a line, so nothing is
-    /// written after it, and a reader sees that part as the log's truncated last line.
-    private var writeFailed = false
+    /// Taken by one thread at a time, never two at once: the recorder's serial queue, or the last
+    /// owner's `deinit`, so a `Mutex` serves (no waiter the thread sanitizer would miss). The lock is
+    /// held while a batch is encoded (the actions' `encode(to:)` runs under it, and cannot reach the
+    /// writer), never while the output runs.
+    private let state = Mutex(State())
 
     init(name: String, write: @escaping @Sendable (Data) throws -> Void, close: @escaping @Sendable () -> Void) {
         self.name = name
@@ -66,32 +73,46 @@ final class ActionLogWriter<Action: Encodable & Sendable>: @unchecked Sendable {
     }
 
     func write(header: ActionLogFormat.Header, failure: LockedValue<ActionLogError?>) {
+        let line: Data
         do {
-            var line = try encoder.encode(header)
-            line.append(UInt8(ascii: "\n"))
-            try output(line)
+            line = try encoder.encode(header) + [UInt8(ascii: "\n")]
         } catch {
-            writeFailed = true
+            state.withLock { $0.writeFailed = true }
             keep(error, in: failure)
+            return
         }
+        send(line, failure: failure)
     }
 
     /// Writes what `buffer` holds, batch after batch, until it is empty; actions recorded meanwhile
     /// join the next batch instead of waking the queue again.
     func drain(_ buffer: SpinLockedValue<ActionLogBuffer<Action>>, failure: LockedValue<ActionLogError?>) {
-        while buffer.withLock({ $0.take(into: &batch) }) {
-            write(batch, failure: failure)
-            batch.removeAll(keepingCapacity: true)
+        while true {
+            // `nil` once the buffer is empty; `.some(nil)` for a batch with nothing to hand on.
+            let lines: Data?? = state.withLock { state in
+                guard buffer.withLock({ $0.take(into: &state.batch) }) else { return .none }
+                defer { state.batch.removeAll(keepingCapacity: true) }
+                return .some(encode(state.batch, into: &state, failure: failure))
+            }
+            guard let lines else { return }
+            if let lines {
+                send(lines, failure: failure)
+            }
         }
     }
 
-    /// Encodes `batch` into lines, in order, and hands them to the output in one call.
+    /// Encodes `batch` into lines, in order; `nil` when there is nothing to hand to the output.
     ///
     /// The envelope around the action (the same keys, sorted, as ``ActionLogFormat/Entry``) is written
     /// directly and the action by a ``JSONStreamWriter``, into a buffer kept from batch to batch; an
     /// action that the stream writer cannot take goes through `JSONEncoder`.
-    private func write(_ batch: [ActionLogBuffer<Action>.Chunk], failure: LockedValue<ActionLogError?>) {
-        guard !isClosed, !writeFailed else { return }
+    private func encode(
+        _ batch: [ActionLogBuffer<Action>.Chunk],
+        into state: inout State,
+        failure: LockedValue<ActionLogError?>
+    ) -> Data? {
+        guard !state.isClosed, !state.writeFailed else { return nil }
+        let json = state.json
         if json.bytes.capacity > Self.keptCapacity {
             json.bytes = []  // a burst made it large: let it go
         } else {
@@ -103,14 +124,18 @@ final class ActionLogWriter<Action: Encodable & Sendable>: @unchecked Sendable {
             // Safety: the chunk's first `count` entries are initialised, and the chunk, held by `batch`,
             // is only read here (see `ActionLogBuffer.Chunk`).
             for index in 0..<chunk.count {
-                writeLine(chunk.base + index, failure: failure)
+                writeLine(chunk.base + index, to: json, failure: failure)
             }
         }
-        guard !json.bytes.isEmpty else { return }
+        return json.bytes.isEmpty ? nil : Data(json.bytes)
+    }
+
+    /// Hands `bytes` to the output, outside the lock; a failure stops the writes that would follow.
+    private func send(_ bytes: Data, failure: LockedValue<ActionLogError?>) {
         do {
-            try output(Data(json.bytes))
+            try output(bytes)
         } catch {
-            writeFailed = true
+            state.withLock { $0.writeFailed = true }
             keep(error, in: failure)
         }
     }
@@ -118,8 +143,11 @@ final class ActionLogWriter<Action: Encodable & Sendable>: @unchecked Sendable {
     /// Writes one entry's line; on an error, keeps it and leaves the line out.
     // Safety: `entry` is an initialised entry of a chunk of `batch`, which this writer holds for the call.
     @inline(__always)
-    private func writeLine(_ entry: UnsafePointer<ActionLogBuffer<Action>.Entry>, failure: LockedValue<ActionLogError?>)
-    {
+    private func writeLine(
+        _ entry: UnsafePointer<ActionLogBuffer<Action>.Entry>,
+        to json: JSONStreamWriter,
+        failure: LockedValue<ActionLogError?>
+    ) {
         // Safety: the caller's pointer is valid for the call and only read; the fields are read in
         // place (`pointee.…`), not copied out as a whole.
         let lineStart = json.bytes.count
@@ -157,9 +185,13 @@ final class ActionLogWriter<Action: Encodable & Sendable>: @unchecked Sendable {
     private static var keptCapacity: Int { 1 << 20 }
 
     func close() {
-        guard !isClosed else { return }
-        isClosed = true
-        finish()
+        let wasOpen = state.withLock { state in
+            defer { state.isClosed = true }
+            return !state.isClosed
+        }
+        if wasOpen {
+            finish()
+        }
     }
 
     private func keep(_ error: any Error, in failure: LockedValue<ActionLogError?>) {
@@ -171,16 +203,19 @@ final class ActionLogWriter<Action: Encodable & Sendable>: @unchecked Sendable {
 }
 
 /// A file descriptor open for writing, closed once.
-// Safety: Sendable by hand: only the owning writer's closures use it, on the recorder's queue (below).
-private final class FileDescriptor: @unchecked Sendable {
-    // Safety: used only by the ActionLogWriter that owns it, on the recorder's serial queue.
-    private var descriptor: Int32
+///
+/// Only the owning writer's closures use it, on the recorder's queue; the descriptor is an atomic so
+/// that the compiler can check the sharing, at no cost that counts beside a system call.
+private final class FileDescriptor: Sendable {
+    /// The descriptor, or -1 once closed.
+    private let descriptor: Atomic<Int32>
 
     init(_ descriptor: Int32) {
-        self.descriptor = descriptor
+        self.descriptor = Atomic(descriptor)
     }
 
     func write(_ data: Data, path: String) throws(ActionLogError) {
+        let descriptor = self.descriptor.load(ordering: .relaxed)
         guard descriptor >= 0 else { throw .io(path: path, reason: "the log is closed") }
         let failure: Int32? = data.withUnsafeBytes { bytes -> Int32? in
             // Safety: `bytes` is valid for the duration of this closure; only read.
@@ -201,9 +236,9 @@ private final class FileDescriptor: @unchecked Sendable {
     }
 
     func close() {
+        let descriptor = self.descriptor.exchange(-1, ordering: .relaxed)
         guard descriptor >= 0 else { return }
         _ = systemClose(descriptor)
-        descriptor = -1
     }
 }
 

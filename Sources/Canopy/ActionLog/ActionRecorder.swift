@@ -47,7 +47,8 @@ public final class ActionRecorder<Action: Encodable & Sendable>: Sendable {
     ///
     /// `write` is called on the recorder's serial queue, never on the tree's, one call at a time and in
     /// order: first the header line, then batches of entries. What it throws is kept and reported by
-    /// ``flush()`` and ``close()``; later chunks are still offered to it.
+    /// ``flush()`` and ``close()``; later chunks are not offered to it, since the chunk it refused may
+    /// have been written in part (a reader sees that part as the log's truncated last line).
     ///
     /// ```swift
     /// let chunks = LogChunks()  // an app's thread-safe collector
