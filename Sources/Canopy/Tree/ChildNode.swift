@@ -16,12 +16,6 @@ final class ChildNode<ParentState: Sendable, Local: Sendable, State: Sendable, A
 {
     /// The child's reducer.
     private let reducer: Reducer<Local, Action>
-    /// The after-reduce steps, run in the order added on the own state's address right after the
-    /// reducer, once some are added (``addAfterReduce(_:)``); `nil` until then. Read as a copy before
-    /// each call, so no access to the field spans the call.
-    // Safety: queue-only, like `TreeNode`'s fields: written by `addAfterReduce` in a work item, read by
-    // `reduceOwn` in the drain.
-    private var afterReduceSteps: (@Sendable (UnsafeMutableRawPointer) -> Void)?
     /// How the child's state is composed and its change checked, shared by the children of its types.
     private let kind: ChildKind<ParentState, Local, State, Action>
     /// Last: its size depends on `Local`, so the fields after it would be found through offsets read
@@ -52,9 +46,8 @@ final class ChildNode<ParentState: Sendable, Local: Sendable, State: Sendable, A
     // Safety: returns the parent unretained; see the `return` below.
     override func reduceOwn(_ action: Action) -> Unmanaged<ActionNode<Action>>? {
         reduce(with: reducer, action)
-        if let afterReduceSteps {
-            // Safety: `withUnsafeMutablePointer` gives `local`'s address for the call only.
-            withUnsafeMutablePointer(to: &local) { afterReduceSteps(UnsafeMutableRawPointer($0)) }
+        if hasAfterReduceSteps {
+            runAfterReduceSteps()
         }
         // Safety: the parent is a `let` of this node (`parentNode`), which the caller of `reduceOwn` holds.
         return .passUnretained(parent)
@@ -73,6 +66,14 @@ final class ChildNode<ParentState: Sendable, Local: Sendable, State: Sendable, A
             reducer(&local, action)
             lastChanged = true
         }
+    }
+
+    /// Runs the after-reduce steps, kept in the box, on the local state.
+    @inline(never)
+    private func runAfterReduceSteps() {
+        guard let steps = extras?.afterReduceSteps else { return }
+        // Safety: `withUnsafeMutablePointer` gives `local`'s address for the call only.
+        withUnsafeMutablePointer(to: &local) { steps(UnsafeMutableRawPointer($0)) }
     }
 
     override func untranslatedParent() -> ActionNode<Action>? {
@@ -172,11 +173,7 @@ final class ChildNode<ParentState: Sendable, Local: Sendable, State: Sendable, A
 
     override func addAfterReduce<Value>(_ afterReduce: AfterReduce<Value>) {
         tree.assertOnQueue()
-        let earlier = afterReduceSteps
-        afterReduceSteps = { local in
-            earlier?(local)
-            afterReduce.run(at: local)
-        }
+        addAfterReduceStep { local in afterReduce.run(at: local) }
         // Safety: `withUnsafeMutablePointer` gives `local`'s address for the call only; `run` writes at an
         // offset inside `Local` (`ownStateOffset` checked it), with the `Value` type of its key path.
         withUnsafeMutablePointer(to: &local) { afterReduce.run(at: UnsafeMutableRawPointer($0)) }

@@ -174,6 +174,24 @@ class TreeNode: @unchecked Sendable {
         @inline(__always) get { flags.contains(.hasMiddleware) }
     }
 
+    /// On the queue: whether after-reduce steps were added to this node (kept in its box, as
+    /// ``TreeNodeExtras/afterReduceSteps``): one bit read on every action of a child.
+    final var hasAfterReduceSteps: Bool {
+        @inline(__always) get { flags.contains(.hasAfterReduceSteps) }
+    }
+
+    /// On the queue: adds `step` after this node's after-reduce steps, in its box.
+    // Safety: `step` gets the address of the node's own state, valid for its call only (see `AfterReduce`).
+    final func addAfterReduceStep(_ step: @escaping @Sendable (UnsafeMutableRawPointer) -> Void) {
+        let extras = madeExtras
+        let earlier = extras.afterReduceSteps
+        extras.afterReduceSteps = { state in
+            earlier?(state)
+            step(state)
+        }
+        flags.insert(.hasAfterReduceSteps)
+    }
+
     /// On the queue: notes that middleware is attached to this node.
     final func noteMiddleware() {
         flags.insert(.hasMiddleware)
@@ -452,4 +470,6 @@ private struct NodeFlags: OptionSet {
     static let dropped = NodeFlags(rawValue: 1 << 0)
     /// Middleware is attached to the node.
     static let hasMiddleware = NodeFlags(rawValue: 1 << 1)
+    /// After-reduce steps were added to the node (``TreeNode/addAfterReduceStep(_:)``).
+    static let hasAfterReduceSteps = NodeFlags(rawValue: 1 << 2)
 }
