@@ -68,12 +68,11 @@ final class ChildNode<ParentState: Sendable, Local: Sendable, State: Sendable, A
         }
     }
 
-    /// Runs the after-reduce steps, kept in the box, on the local state.
+    /// Runs the after-reduce steps on the local state. Out of line: few children have steps.
     @inline(never)
     private func runAfterReduceSteps() {
-        guard let steps = extras?.afterReduceSteps else { return }
         // Safety: `withUnsafeMutablePointer` gives `local`'s address for the call only.
-        withUnsafeMutablePointer(to: &local) { steps(UnsafeMutableRawPointer($0)) }
+        withUnsafeMutablePointer(to: &local) { runAfterReduceSteps(on: UnsafeMutableRawPointer($0)) }
     }
 
     override func untranslatedParent() -> ActionNode<Action>? {
@@ -173,7 +172,7 @@ final class ChildNode<ParentState: Sendable, Local: Sendable, State: Sendable, A
 
     override func addAfterReduce<Value>(_ afterReduce: AfterReduce<Value>) {
         tree.assertOnQueue()
-        addAfterReduceStep { local in afterReduce.run(at: local) }
+        addAfterReduceStep({ local in afterReduce.run(at: local) }, flagAt: afterReduce.offset + afterReduce.flag)
         // Safety: `withUnsafeMutablePointer` gives `local`'s address for the call only; `run` writes at an
         // offset inside `Local` (`ownStateOffset` checked it), with the `Value` type of its key path.
         withUnsafeMutablePointer(to: &local) { afterReduce.run(at: UnsafeMutableRawPointer($0)) }

@@ -19,11 +19,15 @@ class TreeNodeExtras {
     // Safety: queue-only (the note above); the walk down reads its slots through a buffer, not an access.
     final var children = ChildList()
 
-    /// A child's after-reduce steps, run in the order added on its own state's address right after its
-    /// reducer, once some are added (``ChildNode/addAfterReduce(_:)``): in the box, so that the children
-    /// that have none, nearly all, keep no room for them.
+    /// The node's after-reduce steps, run in the order added on its own state's address right after its
+    /// reducer, once some are added (``TreeNode/addAfterReduceStep(_:flagAt:)``): in the box, so that the
+    /// nodes that have none, nearly all, keep no room for them.
     // Safety: queue-only, as `children`; read as a copy before the call, so no access spans it.
     final var afterReduceSteps: (@Sendable (UnsafeMutableRawPointer) -> Void)?
+    /// How many steps `afterReduceSteps` runs.
+    final var afterReduceStepCount = 0
+    /// While there is one step: where its flag lies in the own state, in bytes.
+    final var soleStepFlag = 0
 
     /// File-private: the only box made is a ``NodeExtras`` (the typed accessors rely on it).
     fileprivate init() {}

@@ -6,18 +6,6 @@ import Dispatch
 final class RootNode<State: Sendable, Action: Sendable>: StateNode<State, Action>, @unchecked Sendable {
     /// The root's reducer.
     private let reducer: Reducer<State, Action>
-    /// The after-reduce steps, run in the order added on the own state's address right after the
-    /// reducer, once some are added (``addAfterReduce(_:)``); `nil` until then. Read as a copy before
-    /// each call, so no access to the field spans the call.
-    // Safety: queue-only, like `TreeNode`'s fields: written by `addAfterReduce` in a work item, read by
-    // `reduceOwn` in the drain.
-    private var afterReduceSteps: (@Sendable (UnsafeMutableRawPointer) -> Void)?
-    /// How many steps `afterReduceSteps` runs.
-    private var afterReduceStepCount = 0
-    /// While there is one step: where its flag lies in the state, in bytes. The flag is read here, so
-    /// that an action that gives the step nothing to do costs a load, not a call of the steps (with a
-    /// retain and a release of their closure).
-    private var soleStepFlag = 0
     /// Runs the reducer and says whether the state changed, when `State` is `Equatable` plain data:
     /// lets the walk down skip the children when an action leaves the root state as it was. Made where
     /// the store's initializer is inlined, compiled for `State` there.
@@ -74,13 +62,9 @@ final class RootNode<State: Sendable, Action: Sendable>: StateNode<State, Action
         tree.assertOnQueue()
         // The root's cache is its state, initialised in `init`.
         reduce(with: reducer, action)
-        if afterReduceStepCount > 0 {
-            // Safety: the cache is the root's state, initialised, owned by the node's box for the node's
-            // life; `soleStepFlag` is the offset of a `Bool` inside it (see `AfterReduce`).
-            let state = UnsafeMutableRawPointer(cache)
-            if afterReduceStepCount > 1 || state.load(fromByteOffset: soleStepFlag, as: Bool.self) {
-                afterReduceSteps?(state)
-            }
+        if hasAfterReduceSteps {
+            // Safety: the cache is the root's state, initialised, owned by the node's box for the node's life.
+            runAfterReduceSteps(on: UnsafeMutableRawPointer(cache))
         }
         return nil
     }
@@ -118,13 +102,7 @@ final class RootNode<State: Sendable, Action: Sendable>: StateNode<State, Action
 
     override func addAfterReduce<Value>(_ afterReduce: AfterReduce<Value>) {
         tree.assertOnQueue()
-        let earlier = afterReduceSteps
-        afterReduceSteps = { state in
-            earlier?(state)
-            afterReduce.run(at: state)
-        }
-        afterReduceStepCount += 1
-        soleStepFlag = afterReduce.offset + afterReduce.flag
+        addAfterReduceStep({ state in afterReduce.run(at: state) }, flagAt: afterReduce.offset + afterReduce.flag)
         // Safety: the cache is the root's state, initialised, and owned by the node's box for the node's life.
         afterReduce.run(at: UnsafeMutableRawPointer(cache))
         // The step may have changed the state: what is cached of it below follows.

@@ -180,16 +180,32 @@ class TreeNode: @unchecked Sendable {
         @inline(__always) get { flags.contains(.hasAfterReduceSteps) }
     }
 
-    /// On the queue: adds `step` after this node's after-reduce steps, in its box.
+    /// On the queue: adds `step` after this node's after-reduce steps, in its box; `flag` is where the
+    /// `Bool` that says whether the step has work lies in the node's own state, in bytes.
     // Safety: `step` gets the address of the node's own state, valid for its call only (see `AfterReduce`).
-    final func addAfterReduceStep(_ step: @escaping @Sendable (UnsafeMutableRawPointer) -> Void) {
+    final func addAfterReduceStep(_ step: @escaping @Sendable (UnsafeMutableRawPointer) -> Void, flagAt flag: Int) {
         let extras = madeExtras
         let earlier = extras.afterReduceSteps
         extras.afterReduceSteps = { state in
             earlier?(state)
             step(state)
         }
+        extras.afterReduceStepCount += 1
+        extras.soleStepFlag = flag
         flags.insert(.hasAfterReduceSteps)
+    }
+
+    /// On the queue, once the reducer ran, for a node with after-reduce steps: runs them on its own
+    /// state, at `state`. With one step, its flag is read here, so that an action that gives the step
+    /// nothing to do costs a load, not a call of the steps (with a retain and a release of their closure).
+    // Safety: `state` is the address of the node's own state, valid for the call; `soleStepFlag` is the
+    // offset of a `Bool` inside it (see `AfterReduce`).
+    @inline(__always)
+    final func runAfterReduceSteps(on state: UnsafeMutableRawPointer) {
+        guard let extras else { return }
+        if extras.afterReduceStepCount > 1 || state.load(fromByteOffset: extras.soleStepFlag, as: Bool.self) {
+            extras.afterReduceSteps?(state)
+        }
     }
 
     /// On the queue: notes that middleware is attached to this node.
