@@ -78,9 +78,9 @@ final class ChainScratch<State, Action>: @unchecked Sendable {
         byteCount: MemoryLayout<Action>.stride,
         alignment: MemoryLayout<Action>.alignment
     )
-    // Safety: not retained (`Unmanaged`: no retain or release to store, clear or hand on): `MiddlewareChain.run`'s
-    // caller keeps it alive for the run, and it is cleared before the run returns.
-    var environment: Unmanaged<MiddlewareEnvironment<Action>>?
+    /// The environment of the current run, kept after it: a chain attached to a node always runs in
+    /// that node's, so it is stored once rather than for each action (``use(_:)``).
+    private(set) var environment: MiddlewareEnvironment<Action>?
     // The first error a middleware threw during the current action, and the middleware's level.
     var failure: (any Error)?
     var failureLevel = 0
@@ -97,6 +97,14 @@ final class ChainScratch<State, Action>: @unchecked Sendable {
             forwarded.assumingMemoryBound(to: Action.self).deinitialize(count: 1)
         }
         forwarded.deallocate()
+    }
+
+    /// Makes `environment` the run's, storing it only when it is not already.
+    @inline(__always)
+    func use(_ environment: MiddlewareEnvironment<Action>) {
+        if self.environment !== environment {
+            self.environment = environment
+        }
     }
 
     /// Stores the action the last middleware forwarded.

@@ -124,9 +124,10 @@ public struct MiddlewareContext<State, Action> {
     @usableFromInline
     var environment: MiddlewareEnvironment<Action> {
         link.checkCurrent(token)
-        // Safety: `checkCurrent` passed, so the chain is running this action: the environment is set,
-        // and the run's caller keeps it alive.
-        return link.scratch.environment!.takeUnretainedValue()
+        guard let environment = link.scratch.environment else {
+            preconditionFailure("Internal inconsistency: a middleware chain ran without its environment")
+        }
+        return environment
     }
 
     /// The name of the middleware this context was given to.

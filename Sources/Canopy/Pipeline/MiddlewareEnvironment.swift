@@ -39,18 +39,16 @@ final class MiddlewareEnvironment<Action>: Sendable {
     /// The node a chain belongs to, in its tree.
     struct Owner: Sendable {
         let tree: StoreTree
-        // Safety: unretained (the node holds its chain, which holds this environment), compared with the
-        // tree's current target and never dereferenced. `target` is read only while this environment's
-        // chain runs (a context checks that it is current), when the node, which holds the chain, is
-        // alive: so no other node can have its address.
-        let node: Unmanaged<TreeNode>
+        /// The node's identity, compared with the tree's current target. `target` is read only while
+        /// this environment's chain runs (a context checks that it is current), when the node, which holds
+        /// the chain, is alive: so no other node can have its identity.
+        let node: ObjectIdentifier
         let id: StoreID
         let isRoot: Bool
 
-        // Safety: `node` is stored as is, never dereferenced (see `node` above).
-        init(tree: StoreTree, node: Unmanaged<TreeNode>, id: StoreID) {
+        init(tree: StoreTree, node: TreeNode, id: StoreID) {
             self.tree = tree
-            self.node = node
+            self.node = ObjectIdentifier(node)
             self.id = id
             self.isRoot = id.depth == 0
         }

@@ -1,35 +1,39 @@
-/// The middleware attached to one node, ready for the engine's middleware stage: the chain with its
-/// environment, behind the node's action type only.
+/// The middleware attached to one node, as the engine's middleware stage sees it: behind the node's
+/// action type only.
 ///
-/// A class whose one method the subclass that knows the state type, ``MiddlewareChain``, overrides,
-/// rather than a stored closure: the engine calls it through the class's table, without loading a closure context and going
-/// through a partial application.
-// Safety: Sendable by hand: all `let`s, as the note below details.
-class NodeMiddleware<Action>: @unchecked Sendable {
-    // Safety: its stored properties are `let`s of `Sendable` types, and `soleEnvironment`, an
-    // unretained reference to the environment the subclass holds as long as itself; its subclass is
-    // `Sendable` on its own terms.
-
+/// The engine knows a node's action type but not its state type, so the chain (``MiddlewareChain``,
+/// which knows both) hands it these entry points, made once when the chain is attached.
+final class NodeMiddleware<Action>: Sendable {
     /// How the engine calls a middleware that only observes (``Middleware/tap``).
     typealias Tap = @Sendable (_ action: borrowing Action, _ environment: MiddlewareEnvironment<Action>) -> Void
 
     /// Whether every middleware of the chain only observes: the action always reaches the reducers
-    /// unchanged, and the engine calls ``observe(_:)`` instead of ``run(_:_:)``.
-    final let onlyObserves: Bool
+    /// unchanged, and the engine calls ``observe`` instead of ``run``.
+    let onlyObserves: Bool
 
     /// Whether the chain is one middleware that only observes: the engine then calls ``soleTap`` with
     /// ``soleEnvironment`` itself, one call from the engine to the observer.
-    final let hasSoleTap: Bool
+    let hasSoleTap: Bool
     /// The tap of the chain's one observer when ``hasSoleTap``; otherwise one that does nothing (not
     /// optional: an optional closure of a generic type is called through reabstraction thunks).
-    final let soleTap: Tap
-    /// The environment of the node the chain is attached to when ``hasSoleTap``, unretained: the
-    /// subclass holds it.
-    // Safety: the subclass's `nodeEnvironment`, a `let`, keeps it alive as long as this object.
-    final let soleEnvironment: Unmanaged<MiddlewareEnvironment<Action>>?
+    let soleTap: Tap
+    /// The environment of the node the chain is attached to, when ``hasSoleTap``.
+    let soleEnvironment: MiddlewareEnvironment<Action>?
 
-    // Safety: `environment` must be held by the subclass for its whole life (`MiddlewareChain` holds it).
-    init(onlyObserves: Bool, soleTap: Tap?, environment: Unmanaged<MiddlewareEnvironment<Action>>?) {
+    /// Runs the chain from the middleware at the given index on; the action is replaced by the one
+    /// the chain forwards.
+    let run: @Sendable (_ action: inout Action, _ startIndex: Int) -> MiddlewareResult
+
+    /// When ``onlyObserves``: shows the action to every middleware of the chain, which borrow it.
+    let observe: @Sendable (_ action: borrowing Action) -> Void
+
+    init(
+        onlyObserves: Bool,
+        soleTap: Tap?,
+        environment: MiddlewareEnvironment<Action>?,
+        run: @escaping @Sendable (_ action: inout Action, _ startIndex: Int) -> MiddlewareResult,
+        observe: @escaping @Sendable (_ action: borrowing Action) -> Void
+    ) {
         self.onlyObserves = onlyObserves
         if let soleTap, let environment {
             self.hasSoleTap = true
@@ -40,21 +44,12 @@ class NodeMiddleware<Action>: @unchecked Sendable {
             self.soleTap = { _, _ in }
             self.soleEnvironment = nil
         }
-    }
-
-    /// When ``onlyObserves``: shows `action` to every middleware of the chain, which borrow it.
-    func observe(_ action: Action) {
-        preconditionFailure("Internal inconsistency: \(type(of: self)) has no observers")
-    }
-
-    /// Runs the chain from the middleware at `startIndex` on; the action is replaced by the one the
-    /// chain forwards.
-    func run(_ action: inout Action, _ startIndex: Int) -> MiddlewareResult {
-        preconditionFailure("Internal inconsistency: \(type(of: self)) does not run a chain")
+        self.run = run
+        self.observe = observe
     }
 
     @inline(__always)
-    final func callAsFunction(_ action: inout Action, _ startIndex: Int) -> MiddlewareResult {
+    func callAsFunction(_ action: inout Action, _ startIndex: Int) -> MiddlewareResult {
         run(&action, startIndex)
     }
 }

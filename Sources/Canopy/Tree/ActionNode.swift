@@ -81,19 +81,14 @@ class ActionNode<Action: Sendable>: TreeNode, InboxReceiver, @unchecked Sendable
         @inline(__always) get { actionExtras?.middleware }
     }
 
-    /// This node's middleware, which the caller knows is attached (``TreeNode/hasMiddleware``),
-    /// unretained: for the engine's middleware stage, on every action. The node holds its box, the box
-    /// the middleware, and only `use(_:resolvers:)` replaces it, in a work item, never while an action is
-    /// in the stage.
-    // Safety: unretained, valid while the caller holds the node, for the reasons in the paragraph above.
-    final var attachedMiddleware: Unmanaged<NodeMiddleware<Action>> {
+    /// This node's middleware, which the caller knows is attached (``TreeNode/hasMiddleware``): for the
+    /// engine's middleware stage, on every action.
+    final var attachedMiddleware: NodeMiddleware<Action> {
         @inline(__always) get {
-            assert(hasMiddleware, "Internal inconsistency: \(type(of: self)) has no middleware")
-            // Safety: `hasMiddleware` says the node has a box holding its middleware (`use` sets both),
-            // and the only box made is a `NodeExtras<State, Action>`, an `ActionNodeExtras<Action>`.
-            return borrowedExtras!._withUnsafeGuaranteedRef {
-                .passUnretained(unsafeDowncast($0, to: ActionNodeExtras<Action>.self).middleware!)
+            guard let middleware else {
+                preconditionFailure("Internal inconsistency: \(type(of: self)) has no middleware")
             }
+            return middleware
         }
     }
 

@@ -473,7 +473,7 @@ class StateNode<State: Sendable, Action: Sendable>: ActionNode<Action>, StoreHan
         let ownRoute = WeakReceiver<Action>(self)
         let environment = MiddlewareEnvironment(
             currentTarget: { tree.currentTargetID() ?? ownID },
-            owner: MiddlewareEnvironment.Owner(tree: tree, node: .passUnretained(self), id: ownID),
+            owner: MiddlewareEnvironment.Owner(tree: tree, node: self, id: ownID),
             route: {
                 let receiver = tree.currentRoute(Action.self) ?? ownRoute
                 return { action, entry, run in receiver.send(action, entry: entry, run: run) }
@@ -500,7 +500,7 @@ class StateNode<State: Sendable, Action: Sendable>: ActionNode<Action>, StoreHan
             environment: environment,
             currentState: { [unowned self] in self.state }
         )
-        madeStateExtras.middleware = chain
+        madeStateExtras.middleware = chain.nodeMiddleware()
         noteMiddleware()
         tree.middlewareAttached(onlyObserves: chain.onlyObserves)
     }

@@ -328,21 +328,13 @@ final class StoreTree: @unchecked Sendable {
     /// `target`.
     @inline(__always)
     private func tap<Action>(_ holder: ActionNode<Action>, _ action: Action, sentTo target: ActionNode<Action>) {
-        // Safety: `hasMiddleware` said `holder` has middleware; `process`'s caller holds `target`, and thus
-        // `holder` (the target or an ancestor), whose box holds the chain; only `use` replaces the chain, in
-        // a work item, never while the stage runs, so the unretained chain outlives this call.
         let middleware = holder.attachedMiddleware
         currentTarget = .passUnretained(target)
-        middleware._withUnsafeGuaranteedRef { middleware in
-            if middleware.hasSoleTap {
-                // The usual case, the recorder alone: the engine calls it, without a call to the chain.
-                // Safety: `hasSoleTap` says the environment is set; the chain holds it.
-                middleware.soleEnvironment!._withUnsafeGuaranteedRef {
-                    middleware.soleTap(action, $0)
-                }
-            } else {
-                middleware.observe(action)
-            }
+        if middleware.hasSoleTap, let environment = middleware.soleEnvironment {
+            // The usual case, the recorder alone: the engine calls it, without a call to the chain.
+            middleware.soleTap(action, environment)
+        } else {
+            middleware.observe(action)
         }
         currentTarget = nil
     }
@@ -449,10 +441,10 @@ final class StoreTree: @unchecked Sendable {
     }
 
     /// On the queue: whether `node` is the node the action in the middleware stage was sent to.
-    // Safety: compares addresses only, never dereferences `node`.
     @inline(__always)
-    func isCurrentTarget(_ node: Unmanaged<TreeNode>) -> Bool {
-        currentTarget?.toOpaque() == node.toOpaque()
+    func isCurrentTarget(_ node: ObjectIdentifier) -> Bool {
+        // Safety: the address of the target, which `process`'s caller holds, is read, not dereferenced.
+        currentTarget.map { ObjectIdentifier($0.takeUnretainedValue()) } == node
     }
 
     /// On the queue, while an action goes through the middleware stage: the ID of the node it was sent
@@ -479,9 +471,7 @@ final class StoreTree: @unchecked Sendable {
         if depth >= entry.resumeDepth, depth == 0 || !ancestorHasMiddleware(node, from: entry.resumeDepth) {
             guard node.hasMiddleware else { return .forwarded }
             let start = depth == entry.resumeDepth ? entry.middlewareStart : 0
-            // Safety: used without a retain and release per action: `process`'s caller holds the node,
-            // whose box holds the chain, which only `use` replaces, in a work item (see `attachedMiddleware`).
-            return node.attachedMiddleware._withUnsafeGuaranteedRef { $0(&action, start) }
+            return node.attachedMiddleware(&action, start)
         }
         return runMiddlewareChains(&action, at: node, entry: entry)
     }
