@@ -118,18 +118,16 @@ final class ChainScratch<State, Action>: @unchecked Sendable {
 
     /// Once the middleware the run started at has returned: moves the forwarded action, if any, into
     /// `action`, the engine's, unless a middleware threw.
-    // Safety: `action` is the engine's action on its stack, initialised and alive across this call.
     @inlinable
-    func settle(into action: UnsafeMutablePointer<Action>) {
+    func settle(into action: inout Action) {
         guard didForward, !didFail else { return }
         didForward = false
         didSettle = true
         // Moved as one value: `moveUpdate(from:count: 1)` copies a whole stride for plain data, past the
         // end of an action whose size is not a multiple of its alignment, such as the engine's on the
         // stack (AddressSanitizer caught a 9-byte action written as 16).
-        // Safety: `forwarded` held an `Action`, since `didForward` was true; it is left empty. `action`
-        // is the engine's initialised action, which no middleware is reading any more.
-        action.pointee = forwarded.assumingMemoryBound(to: Action.self).move()
+        // Safety: `forwarded` held an `Action`, since `didForward` was true; it is left empty.
+        action = forwarded.assumingMemoryBound(to: Action.self).move()
     }
 
     /// Drops the forwarded action, if any.

@@ -33,15 +33,13 @@ public struct Middleware<State, Action>: Sendable {
     public let name: String
 
     /// Runs the middleware's body for one action, as the link `link` of a chain, for the action
-    /// numbered `token`; the chain's bookkeeping is in the link's scratch. The action is read in place
-    /// through `action`. When `entry` is set, the chain started here: `action` is the engine's, and the
-    /// action the chain forwards, if any, is moved into it once the body has returned.
-    // Safety: `action` points at an initialised action valid for the call (the engine's, or the local
-    // copy `MiddlewareLink.invoke` makes), which the body reads in place and never keeps.
+    /// numbered `token`; the chain's bookkeeping is in the link's scratch. The body reads the action in
+    /// place. When `entry` is set, the chain started here: `action` is the engine's, and the action the
+    /// chain forwards, if any, is moved into it once the body has returned.
     @usableFromInline
     typealias Invoke =
         @Sendable (
-            _ action: UnsafeMutablePointer<Action>,
+            _ action: inout Action,
             _ link: MiddlewareLink<State, Action>,
             _ token: UInt64,
             _ entry: Bool
@@ -121,7 +119,7 @@ public struct Middleware<State, Action>: Sendable {
             makeInvoke: {
                 let invoke = makeInvoke()
                 return { action, link, token, entry in
-                    DependencyScope.$current.withValue(scope) { invoke(action, link, token, entry) }
+                    DependencyScope.$current.withValue(scope) { invoke(&action, link, token, entry) }
                 }
             },
             tap: { action, environment in
@@ -145,15 +143,13 @@ public struct Middleware<State, Action>: Sendable {
             let scratch = link.scratch
             scratch.expecting = link.level
             do {
-                // Safety: `action` points to an initialised action that its owner (the chain's caller, or
-                // the `next` that invoked this middleware) keeps, unchanged, until this closure returns.
-                try body(action.pointee, MiddlewareContext(link: link, token: token))
+                try body(action, MiddlewareContext(link: link, token: token))
             } catch {
                 link.fail(error)
             }
             scratch.expecting = -1
             if entry {
-                scratch.settle(into: action)
+                scratch.settle(into: &action)
             }
         }
     }

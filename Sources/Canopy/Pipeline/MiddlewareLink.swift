@@ -87,7 +87,6 @@ final class MiddlewareLink<State, Action>: Sendable {
     @inline(never)
     static func invoke(_ following: MiddlewareLink, with action: Action, token: UInt64) {
         var action = action
-        // Safety: the pointer to the copy is used only during the call.
         following.invoke(&action, following, token, false)
     }
 

@@ -21,7 +21,7 @@ import Testing
         let action = block.bindMemory(to: Unpadded.self, capacity: 1)
         action.initialize(to: Unpadded(count: 1, flag: 1))
         scratch.forward(Unpadded(count: 42, flag: 7))
-        scratch.settle(into: action)
+        scratch.settle(into: &action.pointee)
         #expect(action.pointee == Unpadded(count: 42, flag: 7))
         let after = UnsafeRawBufferPointer(start: block + 9, count: 7)
         #expect(after.allSatisfy { $0 == 0xAB })
