@@ -98,16 +98,15 @@ final class StoreTree: @unchecked Sendable {
     // Safety: written by the root's `listenersChanged` and read by `process` and the root's reducer, all on the
     // queue (`listenersChanged` is queue-only, see `TreeNode`).
     var isListenedTo = false
-    /// Nodes that nothing keeps any more, each retained, to take out of the tree after the current inbox
-    /// entry (``settleDrops()``).
-    // Safety: appended to by `dropAfterCurrentEntry` and emptied by `settleDrops`, both during the drain on the
-    // queue. Each element is a +1 retain taken on append and given back in `settleDrops`.
-    private var pendingDrops: [Unmanaged<TreeNode>] = []
-    /// The root node, unretained: the root holds the tree, and every other node holds the root (through
-    /// its ancestors), so the root is alive whenever a node asks for it. Set once, by the root's `init`.
-    /// Written once before the tree is shared, then only read, from any thread.
-    // Safety: see the two lines above: one write in `setRoot` before the tree is shared, then reads only.
-    private var rootReference: Unmanaged<TreeNode>?
+    /// Nodes that nothing keeps any more, held until they are taken out of the tree after the current
+    /// inbox entry (``settleDrops()``).
+    // Safety: appended to by `dropAfterCurrentEntry` and emptied by `settleDrops`, both during the drain on
+    // the queue.
+    private var pendingDrops: [TreeNode] = []
+    /// The root node, `unowned`: the root holds the tree, and every other node holds the root (through
+    /// its ancestors), so the root is alive whenever a node asks for it (were it not, reading it would
+    /// trap). Set once, by the root's `init`, before the tree is shared; then only read, from any thread.
+    private unowned var rootReference: TreeNode?
     /// What other modules of the package keep per tree, by type (``attachment(_:)``).
     // Safety: read and written through `attachment(ifPresent:)`/`attachment(_:)` (which assert the queue), and
     // in `deinit`, when no other reference to the tree is left.
@@ -141,7 +140,7 @@ final class StoreTree: @unchecked Sendable {
     /// In the root's `init`, before the tree is shared: records the root.
     func setRoot(_ root: TreeNode) {
         precondition(rootReference == nil, "Internal inconsistency: a tree was given a second root")
-        rootReference = .passUnretained(root)
+        rootReference = root
     }
 
     /// On the queue: a node's middleware was attached or rebuilt; `onlyObserves` says whether all of it
@@ -156,8 +155,7 @@ final class StoreTree: @unchecked Sendable {
 
     /// The root node. Asked by nodes only, each of which keeps the root alive.
     var root: TreeNode {
-        // Safety: see `rootReference`; a node of the tree is asking, so the root is alive.
-        rootReference!.takeUnretainedValue()
+        rootReference!
     }
 
     deinit {
@@ -224,7 +222,7 @@ final class StoreTree: @unchecked Sendable {
         // Moved out and back, so that the append, which may grow the array, runs outside any access to
         // the field.
         var drops = Self.take(&pendingDrops)
-        drops.append(.passRetained(node))
+        drops.append(node)
         swap(&drops, &pendingDrops)
     }
 
@@ -236,9 +234,7 @@ final class StoreTree: @unchecked Sendable {
             // Nodes let go of meanwhile join the field again, for the next round.
             var drops = Self.take(&pendingDrops)
             while let node = drops.popLast() {
-                // Safety: the entry holds a +1 retain of the node, given back right after.
-                node._withUnsafeGuaranteedRef { $0.dropFromTree() }
-                node.release()
+                node.dropFromTree()
             }
         }
     }
