@@ -8,13 +8,11 @@
 enum SharedPerType: Sendable {
     /// What was made for an instantiation, `nil` included, so that `make` is not asked again for a type
     /// it has nothing for.
-    // Safety: Sendable by hand: one `let`, holding a `Sendable` object or `nil` (note below).
-    private final class Found: @unchecked Sendable {
-        // Safety: `stored` is `nil` or an instance of the class of the key it is kept under, which is
-        // `Sendable`; it never changes.
-        let stored: AnyObject?
+    private final class Found: Sendable {
+        /// `nil`, or an instance of the class of the key it is kept under.
+        let stored: (any AnyObject & Sendable)?
 
-        init(_ stored: AnyObject?) {
+        init(_ stored: (any AnyObject & Sendable)?) {
             self.stored = stored
         }
     }
@@ -43,7 +41,10 @@ enum SharedPerType: Sendable {
     /// The object in `found`, kept under the key of `Shared`, as a `Shared`.
     private static func typed<Shared: AnyObject>(_ found: Found, _: Shared.Type) -> Shared? {
         guard let stored = found.stored else { return nil }
-        // Safety: the table keeps under the key of a class only an instance of that class.
-        return unsafeDowncast(stored, to: Shared.self)
+        // The table keeps under the key of a class only an instance of that class.
+        guard let shared = stored as? Shared else {
+            preconditionFailure("Internal inconsistency: a \(type(of: stored)) was kept for \(Shared.self)")
+        }
+        return shared
     }
 }
