@@ -324,13 +324,17 @@ final class StoreTree: @unchecked Sendable {
     /// `target`.
     @inline(__always)
     private func tap<Action>(_ holder: ActionNode<Action>, _ action: Action, sentTo target: ActionNode<Action>) {
-        let middleware = holder.attachedMiddleware
         currentTarget = .passUnretained(target)
-        if middleware.hasSoleTap, let environment = middleware.soleEnvironment {
-            // The usual case, the recorder alone: the engine calls it, without a call to the chain.
-            middleware.soleTap(action, environment)
-        } else {
-            middleware.observe(action)
+        // Safety: `hasMiddleware` said `holder` has middleware; `process`'s caller holds `target`, and thus
+        // `holder` (the target or an ancestor), whose box holds it (see `attachedMiddleware`).
+        holder.attachedMiddleware._withUnsafeGuaranteedRef { middleware in
+            if middleware.hasSoleTap {
+                // The usual case, the recorder alone: the engine calls it, without a call to the chain.
+                // Read with `!` where it is used, a `let` of the middleware is borrowed, not copied.
+                middleware.soleTap(action, middleware.soleEnvironment!)
+            } else {
+                middleware.observe(action)
+            }
         }
         currentTarget = nil
     }
@@ -439,8 +443,10 @@ final class StoreTree: @unchecked Sendable {
     /// On the queue: whether `node` is the node the action in the middleware stage was sent to.
     @inline(__always)
     func isCurrentTarget(_ node: ObjectIdentifier) -> Bool {
-        // Safety: the address of the target, which `process`'s caller holds, is read, not dereferenced.
-        currentTarget.map { ObjectIdentifier($0.takeUnretainedValue()) } == node
+        guard let currentTarget else { return false }
+        // Safety: set only for the duration of the middleware stage, while `process`'s caller holds the
+        // node; only its identity is read, without a retain.
+        return currentTarget._withUnsafeGuaranteedRef { ObjectIdentifier($0) } == node
     }
 
     /// On the queue, while an action goes through the middleware stage: the ID of the node it was sent
@@ -467,7 +473,9 @@ final class StoreTree: @unchecked Sendable {
         if depth >= entry.resumeDepth, depth == 0 || !ancestorHasMiddleware(node, from: entry.resumeDepth) {
             guard node.hasMiddleware else { return .forwarded }
             let start = depth == entry.resumeDepth ? entry.middlewareStart : 0
-            return node.attachedMiddleware(&action, start)
+            // Safety: `process`'s caller holds the node, whose box holds the middleware (see
+            // `attachedMiddleware`).
+            return node.attachedMiddleware._withUnsafeGuaranteedRef { $0(&action, start) }
         }
         return runMiddlewareChains(&action, at: node, entry: entry)
     }
