@@ -113,10 +113,12 @@ final class ActionLogWriter<Action: Encodable & Sendable>: Sendable {
     ) -> Data? {
         guard !state.isClosed, !state.writeFailed else { return nil }
         let json = state.json
-        if json.bytes.capacity > Self.keptCapacity {
-            json.bytes = []  // a burst made it large: let it go
-        } else {
-            json.bytes.removeAll(keepingCapacity: true)
+        json.modify { buffer in
+            if buffer.bytes.capacity > Self.keptCapacity {
+                buffer.bytes = []  // a burst made it large: let it go
+            } else {
+                buffer.bytes.removeAll(keepingCapacity: true)
+            }
         }
         // The entries are read in place: copying each one out of its chunk costs a value-witness call
         // and a retain of its store's path, here in unspecialised code.
@@ -127,7 +129,7 @@ final class ActionLogWriter<Action: Encodable & Sendable>: Sendable {
                 writeLine(chunk.base + index, to: json, failure: failure)
             }
         }
-        return json.bytes.isEmpty ? nil : Data(json.bytes)
+        return json.modify { $0.bytes.isEmpty ? nil : Data($0.bytes) }
     }
 
     /// Hands `bytes` to the output, outside the lock; a failure stops the writes that would follow.
@@ -150,33 +152,38 @@ final class ActionLogWriter<Action: Encodable & Sendable>: Sendable {
     ) {
         // Safety: the caller's pointer is valid for the call and only read; the fields are read in
         // place (`pointee.…`), not copied out as a whole.
-        let lineStart = json.bytes.count
+        let lineStart = json.modify { buffer in
+            defer { buffer.writeRaw(#"{"action":"#) }
+            return buffer.bytes.count
+        }
         do {
-            json.writeRaw(#"{"action":"#)
             do {
                 try json.append(entry.pointee.action)
             } catch {
                 // Whatever the stream writer refused, `JSONEncoder` decides: it writes the action or
                 // throws the error the log keeps.
-                json.bytes.append(contentsOf: try encoder.encode(entry.pointee.action))
-            }
-            if entry.pointee.store.path.isEmpty {
-                json.writeRaw(#","store":"root","time":"#)
-            } else {
-                json.writeRaw(#","store":"root"#)
-                for index in entry.pointee.store.path {  // the rest of `StoreID.description`: nothing to escape
-                    json.bytes.append(UInt8(ascii: "/"))
-                    json.writeInteger(index)
-                }
-                json.writeRaw(#"","time":"#)
+                let action = try encoder.encode(entry.pointee.action)
+                json.modify { $0.bytes.append(contentsOf: action) }
             }
             guard entry.pointee.time.isFinite else {
                 throw ActionLogError.io(path: name, reason: "the tree's clock read \(entry.pointee.time), not a time")
             }
-            try json.writeFloat(entry.pointee.time)
-            json.writeRaw("}\n")
+            try json.modify { buffer in
+                if entry.pointee.store.path.isEmpty {
+                    buffer.writeRaw(#","store":"root","time":"#)
+                } else {
+                    buffer.writeRaw(#","store":"root"#)
+                    for index in entry.pointee.store.path {  // the rest of `StoreID.description`: nothing to escape
+                        buffer.bytes.append(UInt8(ascii: "/"))
+                        buffer.writeInteger(index)
+                    }
+                    buffer.writeRaw(#"","time":"#)
+                }
+                try buffer.writeFloat(entry.pointee.time)
+                buffer.writeRaw("}\n")
+            }
         } catch {
-            json.bytes.removeSubrange(lineStart...)
+            json.modify { $0.bytes.removeSubrange(lineStart...) }
             keep(error, in: failure)
         }
     }
