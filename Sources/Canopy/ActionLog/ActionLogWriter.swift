@@ -158,8 +158,9 @@ final class ActionLogWriter<Action: Encodable & Sendable>: Sendable {
         failure: LockedValue<ActionLogError?>
     ) {
         let lineStart = json.modify { buffer in
-            defer { buffer.writeRaw(#"{"action":"#) }
-            return buffer.bytes.count
+            let start = buffer.bytes.count
+            buffer.writeRaw(#"{"action":"#)
+            return start
         }
         do {
             do {
