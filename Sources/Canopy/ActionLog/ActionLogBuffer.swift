@@ -1,20 +1,15 @@
 /// The actions an ``ActionRecorder`` has recorded and not yet handed to its writer.
 ///
 /// Generic and inlinable: the recorder's middleware is compiled in the app's module for the app's
-/// action type, so appending an action moves it into typed raw memory, with no existential box, no
+/// action type, so appending an action moves it into a typed array, with no existential box, no
 /// runtime metadata lookup and, but once per chunk, no allocation on the tree's queue.
 ///
-/// The entries are kept in chunks of fixed size rather than one growing array: an append writes at a
-/// cursor and moves it on, with no uniqueness or capacity check of an array, and nothing recorded is
-/// ever copied again to make room (a tree that records faster than the writer writes would otherwise
-/// copy the whole buffer each time it doubles).
+/// The entries are kept in chunks of fixed capacity rather than one growing array: a chunk's capacity
+/// is reserved when it starts and an append never exceeds it, so nothing recorded is ever copied again
+/// to make room (a tree that records faster than the writer writes would otherwise copy the whole
+/// buffer each time it doubles). A full chunk joins the list handed to the writer whole.
 @usableFromInline
-// Safety: Sendable by hand: used only under the recorder's lock, as the note below details.
-struct ActionLogBuffer<Action: Sendable>: @unchecked Sendable {
-    // Safety: the buffer lives in the recorder's `SpinLockedValue` and is read and written only under
-    // its lock; `cursor` and `end` point into the last of `chunks`, which the buffer holds, and the
-    // entries they reach are `Sendable`. `take(into:)` hands whole chunks to the writer and forgets
-    // them, so no chunk is written and read at once.
+struct ActionLogBuffer<Action: Sendable>: Sendable {
     /// One recorded action, its store and its time.
     @usableFromInline
     struct Entry: Sendable {
@@ -30,103 +25,97 @@ struct ActionLogBuffer<Action: Sendable>: @unchecked Sendable {
         }
     }
 
-    /// Entries in raw memory of a fixed capacity; the first `count` are initialised once the chunk is
-    /// handed to the writer, which lets go of it after writing them.
-    // Safety: Sendable by hand: written under the recorder's lock, then only read by the writer (below).
+    /// Whether a drain is scheduled or running, and whether the recorder has closed.
     @usableFromInline
-    final class Chunk: @unchecked Sendable {
-        // Safety: a chunk is written only under the recorder's lock, by appends, while it is the
-        // buffer's last chunk; `take(into:)` sets `count` under the same lock and hands the chunk to the
-        // writer, which only reads it, on its own serial queue, then lets go of it. `base` is allocated
-        // for `capacity` entries here and freed in `deinit`, which deinitialises the first `count`.
-        let base: UnsafeMutablePointer<Entry>
-        var count = 0
-
-        init(capacity: Int) {
-            base = .allocate(capacity: capacity)
-        }
-
-        deinit {
-            base.deinitialize(count: count)
-            base.deallocate()
-        }
-
-        /// How many entries a chunk holds: about 16 KB of them, at least 16.
-        static var capacity: Int {
-            max(16, (1 << 14) / MemoryLayout<Entry>.stride)
-        }
+    enum Phase: UInt8, Sendable {
+        /// A drain is scheduled or running: appends join the batch it will take. First, so that the
+        /// common case is the test against zero.
+        case scheduled
+        /// No drain is scheduled: the next append schedules one.
+        case idle
+        /// The recorder is closed: appends record nothing.
+        case closed
     }
 
-    /// The chunks recorded since the last `take(into:)`, in order; the last one is being filled, and
-    /// its `count` is set when it is taken. The recorder drains the buffer before it ends, so no
-    /// entry is left uncounted.
-    private var chunks: [Chunk] = []
-    // The next free entry of the last chunk, and the end of that chunk; both `nil` when there is none.
-    // Safety: both point into `chunks.last`, which `chunks` keeps alive, and are reset when it is taken.
-    @usableFromInline var cursor: UnsafeMutablePointer<Entry>?
-    @usableFromInline var end: UnsafeMutablePointer<Entry>?
-    @usableFromInline var isDrainScheduled = false
-    @usableFromInline var isClosed = false
+    /// The chunks filled since the last `take(into:refill:)`, in order.
+    private var full: [[Entry]] = []
+    /// The chunk being filled, after those of `full`: it has room for ``chunkCapacity`` entries, and
+    /// leaves for `full` when it holds that many.
+    @usableFromInline var filling: [Entry] = []
+    @usableFromInline var phase = Phase.idle
 
     @usableFromInline
-    init() {}
+    init() {
+        filling.reserveCapacity(Self.chunkCapacity)
+    }
+
+    /// How many entries a chunk holds: about 16 KB of them, at least 16.
+    @usableFromInline
+    static var chunkCapacity: Int {
+        max(16, (1 << 14) / MemoryLayout<Entry>.stride)
+    }
 
     /// Adds an action; returns whether the caller must schedule a drain (none is scheduled or running).
     @inlinable @inline(__always)
     mutating func append(_ entry: consuming Entry) -> Bool {
-        guard !isClosed else { return false }
-        if cursor != end {
-            // Safety: `cursor` is set (it differs from `end`) and points to a free entry of the last
-            // chunk, before its end.
-            let slot = cursor!
-            slot.initialize(to: entry)
-            cursor = slot + 1
-        } else {
-            appendToNewChunk(entry)
-        }
-        guard !isDrainScheduled else { return false }
-        isDrainScheduled = true
-        return true
-    }
-
-    /// `append`, when the last chunk is full or there is none: starts a chunk.
-    @usableFromInline
-    @inline(never)
-    mutating func appendToNewChunk(_ entry: consuming Entry) {
-        sealLastChunk()
-        let capacity = Chunk.capacity
-        let chunk = Chunk(capacity: capacity)
-        chunks.append(chunk)
-        // Safety: the chunk was just allocated for `capacity` entries; the first is initialised here.
-        chunk.base.initialize(to: entry)
-        cursor = chunk.base + 1
-        end = chunk.base + capacity
-    }
-
-    /// Records in the last chunk how many of its entries are initialised.
-    private mutating func sealLastChunk() {
-        guard let last = chunks.last, let cursor else { return }
-        // Safety: `cursor` points into `last` (between its first entry and its end), so the distance
-        // is the number of entries initialised in it.
-        last.count = cursor - last.base
-    }
-
-    /// Hands the pending actions to `batch`, which the drain has emptied; returns `false`, and lets the
-    /// next append schedule a drain again, when there are none.
-    mutating func take(into batch: inout [Chunk]) -> Bool {
-        sealLastChunk()
-        guard !chunks.isEmpty else {  // a chunk is made with its first entry
-            isDrainScheduled = false
+        switch phase {
+        case .scheduled:
+            add(entry)
+            return false
+        case .idle:
+            add(entry)
+            phase = .scheduled
+            return true
+        case .closed:
             return false
         }
-        swap(&chunks, &batch)
-        cursor = nil
-        end = nil
+    }
+
+    /// Adds `entry` to the chunk being filled, within its reserved room: the array never grows.
+    @inlinable @inline(__always)
+    mutating func add(_ entry: consuming Entry) {
+        if filling.count == Self.chunkCapacity {
+            startChunk()
+        }
+        filling.append(entry)
+    }
+
+    /// `add`, when the chunk being filled is full: hands it to `full` and starts another.
+    @usableFromInline
+    @inline(never)
+    mutating func startChunk() {
+        var chunk: [Entry] = []
+        chunk.reserveCapacity(Self.chunkCapacity)
+        swap(&chunk, &filling)
+        full.append(chunk)
+    }
+
+    /// Hands the pending actions to `batch`, which the drain has emptied, and fills from `spare` on,
+    /// an empty array with room for ``chunkCapacity`` entries (the writer makes or recycles it outside
+    /// the lock, so the tree's queue seldom allocates); returns `false`, and lets the next append
+    /// schedule a drain again, when there are none.
+    mutating func take(into batch: inout [[Entry]], refill spare: inout [Entry]) -> Bool {
+        precondition(
+            spare.isEmpty && spare.capacity >= Self.chunkCapacity,
+            "the recorder's writer must hand over an empty chunk with room for \(Self.chunkCapacity) entries"
+        )
+        if !filling.isEmpty {
+            swap(&filling, &spare)
+            full.append(spare)
+            spare = []
+        }
+        guard !full.isEmpty else {
+            if phase == .scheduled {
+                phase = .idle
+            }
+            return false
+        }
+        swap(&full, &batch)
         return true
     }
 
     /// Records nothing from now on.
     mutating func close() {
-        isClosed = true
+        phase = .closed
     }
 }

@@ -24,7 +24,10 @@ final class ActionLogWriter<Action: Encodable & Sendable>: Sendable {
         let json = JSONStreamWriter()
         /// The chunks of the batch being written, swapped with the recorder's list so that both keep
         /// their capacity.
-        var batch: [ActionLogBuffer<Action>.Chunk] = []
+        var batch: [[ActionLogBuffer<Action>.Entry]] = []
+        /// An empty chunk with room reserved, handed to the buffer with each take: the last chunk of
+        /// the batch before, emptied, or a new one.
+        var spare: [ActionLogBuffer<Action>.Entry] = []
         var isClosed = false
         /// Set by the first failed write: a write that failed may have left part of a line, so nothing
         /// is written after it, and a reader sees that part as the log's truncated last line.
@@ -86,12 +89,21 @@ final class ActionLogWriter<Action: Encodable & Sendable>: Sendable {
 
     /// Writes what `buffer` holds, batch after batch, until it is empty; actions recorded meanwhile
     /// join the next batch instead of waking the queue again.
-    func drain(_ buffer: SpinLockedValue<ActionLogBuffer<Action>>, failure: LockedValue<ActionLogError?>) {
+    func drain(_ buffer: borrowing SpinLockedValue<ActionLogBuffer<Action>>, failure: LockedValue<ActionLogError?>) {
         while true {
             // `nil` once the buffer is empty; `.some(nil)` for a batch with nothing to hand on.
             let lines: Data?? = state.withLock { state in
-                guard buffer.withLock({ $0.take(into: &state.batch) }) else { return .none }
-                defer { state.batch.removeAll(keepingCapacity: true) }
+                if state.spare.capacity < ActionLogBuffer<Action>.chunkCapacity {
+                    state.spare.reserveCapacity(ActionLogBuffer<Action>.chunkCapacity)
+                }
+                guard buffer.withLock({ $0.take(into: &state.batch, refill: &state.spare) }) else { return .none }
+                defer {
+                    if state.spare.capacity < ActionLogBuffer<Action>.chunkCapacity, var last = state.batch.popLast() {
+                        last.removeAll(keepingCapacity: true)
+                        state.spare = last
+                    }
+                    state.batch.removeAll(keepingCapacity: true)
+                }
                 return .some(encode(state.batch, into: &state, failure: failure))
             }
             guard let lines else { return }
@@ -107,27 +119,25 @@ final class ActionLogWriter<Action: Encodable & Sendable>: Sendable {
     /// directly and the action by a ``JSONStreamWriter``, into a buffer kept from batch to batch; an
     /// action that the stream writer cannot take goes through `JSONEncoder`.
     private func encode(
-        _ batch: [ActionLogBuffer<Action>.Chunk],
+        _ batch: [[ActionLogBuffer<Action>.Entry]],
         into state: inout State,
         failure: LockedValue<ActionLogError?>
     ) -> Data? {
         guard !state.isClosed, !state.writeFailed else { return nil }
         let json = state.json
-        if json.bytes.capacity > Self.keptCapacity {
-            json.bytes = []  // a burst made it large: let it go
-        } else {
-            json.bytes.removeAll(keepingCapacity: true)
-        }
-        // The entries are read in place: copying each one out of its chunk costs a value-witness call
-        // and a retain of its store's path, here in unspecialised code.
-        for chunk in batch {
-            // Safety: the chunk's first `count` entries are initialised, and the chunk, held by `batch`,
-            // is only read here (see `ActionLogBuffer.Chunk`).
-            for index in 0..<chunk.count {
-                writeLine(chunk.base + index, to: json, failure: failure)
+        json.modify { buffer in
+            if buffer.bytes.capacity > Self.keptCapacity {
+                buffer.bytes = []  // a burst made it large: let it go
+            } else {
+                buffer.bytes.removeAll(keepingCapacity: true)
             }
         }
-        return json.bytes.isEmpty ? nil : Data(json.bytes)
+        for chunk in batch {
+            for entry in chunk {
+                writeLine(entry, to: json, failure: failure)
+            }
+        }
+        return json.modify { $0.bytes.isEmpty ? nil : Data($0.bytes) }
     }
 
     /// Hands `bytes` to the output, outside the lock; a failure stops the writes that would follow.
@@ -141,42 +151,45 @@ final class ActionLogWriter<Action: Encodable & Sendable>: Sendable {
     }
 
     /// Writes one entry's line; on an error, keeps it and leaves the line out.
-    // Safety: `entry` is an initialised entry of a chunk of `batch`, which this writer holds for the call.
     @inline(__always)
     private func writeLine(
-        _ entry: UnsafePointer<ActionLogBuffer<Action>.Entry>,
+        _ entry: ActionLogBuffer<Action>.Entry,
         to json: JSONStreamWriter,
         failure: LockedValue<ActionLogError?>
     ) {
-        // Safety: the caller's pointer is valid for the call and only read; the fields are read in
-        // place (`pointee.…`), not copied out as a whole.
-        let lineStart = json.bytes.count
+        let lineStart = json.modify { buffer in
+            let start = buffer.bytes.count
+            buffer.writeRaw(#"{"action":"#)
+            return start
+        }
         do {
-            json.writeRaw(#"{"action":"#)
             do {
-                try json.append(entry.pointee.action)
+                try json.append(entry.action)
             } catch {
                 // Whatever the stream writer refused, `JSONEncoder` decides: it writes the action or
                 // throws the error the log keeps.
-                json.bytes.append(contentsOf: try encoder.encode(entry.pointee.action))
+                let action = try encoder.encode(entry.action)
+                json.modify { $0.bytes.append(contentsOf: action) }
             }
-            if entry.pointee.store.path.isEmpty {
-                json.writeRaw(#","store":"root","time":"#)
-            } else {
-                json.writeRaw(#","store":"root"#)
-                for index in entry.pointee.store.path {  // the rest of `StoreID.description`: nothing to escape
-                    json.bytes.append(UInt8(ascii: "/"))
-                    json.writeInteger(index)
+            guard entry.time.isFinite else {
+                throw ActionLogError.io(path: name, reason: "the tree's clock read \(entry.time), not a time")
+            }
+            try json.modify { buffer in
+                if entry.store.path.isEmpty {
+                    buffer.writeRaw(#","store":"root","time":"#)
+                } else {
+                    buffer.writeRaw(#","store":"root"#)
+                    for index in entry.store.path {  // the rest of `StoreID.description`: nothing to escape
+                        buffer.bytes.append(UInt8(ascii: "/"))
+                        buffer.writeInteger(index)
+                    }
+                    buffer.writeRaw(#"","time":"#)
                 }
-                json.writeRaw(#"","time":"#)
+                try buffer.writeFloat(entry.time)
+                buffer.writeRaw("}\n")
             }
-            guard entry.pointee.time.isFinite else {
-                throw ActionLogError.io(path: name, reason: "the tree's clock read \(entry.pointee.time), not a time")
-            }
-            try json.writeFloat(entry.pointee.time)
-            json.writeRaw("}\n")
         } catch {
-            json.bytes.removeSubrange(lineStart...)
+            json.modify { $0.bytes.removeSubrange(lineStart...) }
             keep(error, in: failure)
         }
     }

@@ -37,7 +37,7 @@ public import Foundation
 /// failures are kept, not lost: ``close()`` and ``flush()`` throw the first one.
 public final class ActionRecorder<Action: Encodable & Sendable>: Sendable {
     // A spin lock: the tree's queue holds it to append one entry, the recorder's queue to swap the
-    // buffer's array with an empty one.
+    // buffer's list of chunks with its emptied one.
     @usableFromInline let buffer = SpinLockedValue(ActionLogBuffer<Action>())
     private let queue = DispatchQueue(label: "canopy.action-recorder", qos: .utility)
     private let writer: ActionLogWriter<Action>

@@ -1,7 +1,7 @@
 /// The `Encoder` a value gets from a ``JSONStreamWriter``: it names the frame the value writes into.
 struct JSONStreamEncoder: Encoder {
     let writer: JSONStreamWriter
-    let position: JSONStreamWriter.Position
+    let position: JSONStreamBuffer.Position
 
     var codingPath: [any CodingKey] {
         writer.codingPath(at: position.depth)
@@ -12,13 +12,13 @@ struct JSONStreamEncoder: Encoder {
     }
 
     func container<Key: CodingKey>(keyedBy type: Key.Type) -> KeyedEncodingContainer<Key> {
-        let position = writer.open(.object, at: position) ? position : writer.nowhere
-        return KeyedEncodingContainer(JSONStreamKeyedContainer<Key>(writer: writer, position: position))
+        let opened = writer.modify { $0.open(.object, at: position) } ? position : .nowhere
+        return KeyedEncodingContainer(JSONStreamKeyedContainer<Key>(writer: writer, position: opened))
     }
 
     func unkeyedContainer() -> any UnkeyedEncodingContainer {
-        let position = writer.open(.array, at: position) ? position : writer.nowhere
-        return JSONStreamUnkeyedContainer(writer: writer, position: position)
+        let opened = writer.modify { $0.open(.array, at: position) } ? position : .nowhere
+        return JSONStreamUnkeyedContainer(writer: writer, position: opened)
     }
 
     func singleValueContainer() -> any SingleValueEncodingContainer {

@@ -1,25 +1,39 @@
 /// A value guarded by a ``SpinLock``: for critical sections of a few dozen instructions that never call
 /// out, such as the action recorder's append, entered on every action. On Darwin prefer ``LockedValue``
 /// (`os_unfair_lock`), as cheap and aware of priorities.
+///
+/// Not `Mutex`: on Linux its futex calls hide the hand-over from the thread sanitizer. The value lives
+/// in memory this owner allocates once and frees in its `deinit`; a stored `var` of a class would get a
+/// dynamic exclusivity check on every access from the app's module, where the recorder's append is
+/// inlined, and a `let` cannot change.
 @usableFromInline
-// Safety: Sendable by hand: `value` is reached only under the flag (note below), and only a `Sendable`
-// value can be put in (the `init` requires it).
-final class SpinLockedValue<Value>: @unchecked Sendable {
-    // Safety: `value` is read and written only inside `withLock`, between `spinLock`'s acquiring
-    // `lock()` and its releasing `unlock()`, which serialises every
-    // access and orders each holder's writes before the next holder's reads. The lock is not recursive
-    // and `body` never re-enters it, so accesses cannot overlap and the dynamic exclusivity check is
-    // turned off. `Value` must be Sendable for the box to be shared (see `init`). The two fields are
-    // `@usableFromInline` only so that `withLock` can be inlined into other modules; nothing else touches
-    // them, but for a caller of `lock()` and `unlock()` (the action recorder), which touches `value` only
-    // between the two, as `withLock` does.
+// Safety: Sendable by hand: the value is reached only under the lock (note below), and only a
+// `Sendable` value can be put in (the `init` requires it).
+struct SpinLockedValue<Value>: ~Copyable, @unchecked Sendable {
     @usableFromInline let spinLock = SpinLock()
-    // Safety: touched only while `spinLock` is held by the caller (the note above).
-    @usableFromInline @exclusivity(unchecked) var value: Value
+    // Safety: allocated and initialised for one value in `init`, deinitialised and freed in `deinit`,
+    // never moved; read and written only while `spinLock` is held (`withLock`, or between `lock()` and
+    // `unlock()`), which serialises every access and orders each holder's writes before the next
+    // holder's reads. The lock is not recursive and the sections never re-enter it, so no two accesses
+    // overlap. The owner is not copyable, so the memory has one owner and is freed once.
+    @usableFromInline let storage: UnsafeMutablePointer<Value>
 
     @usableFromInline
     init(_ value: Value) where Value: Sendable {
-        self.value = value
+        storage = .allocate(capacity: 1)
+        storage.initialize(to: value)
+    }
+
+    deinit {
+        storage.deinitialize(count: 1)
+        storage.deallocate()
+    }
+
+    /// The value, in place: only between ``lock()`` and ``unlock()``.
+    @inlinable
+    var value: Value {
+        unsafeAddress { .init(storage) }
+        nonmutating unsafeMutableAddress { storage }
     }
 
     /// Runs `body` with exclusive access to the value. `body` must be short and must not call out.
@@ -27,7 +41,7 @@ final class SpinLockedValue<Value>: @unchecked Sendable {
     func withLock<Result>(_ body: (inout Value) throws -> Result) rethrows -> Result {
         spinLock.lock()
         defer { spinLock.unlock() }
-        return try body(&value)
+        return try body(&storage.pointee)
     }
 
     /// Takes the lock, for a critical section written out between `lock()` and ``unlock()`` rather than

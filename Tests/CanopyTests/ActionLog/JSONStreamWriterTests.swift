@@ -101,6 +101,23 @@ import Testing
         #expect(Self.mismatch([bridged]) == nil)
     }
 
+    @Test func everyEscapeReadsBackWhereverItStandsInTheString() throws {
+        // Each character that needs an escape, alone, at either end of a run, twice in a row, and beside
+        // multi-byte UTF-8: the unescaped runs between escapes are copied as slices of the string.
+        let escaped = (0..<0x20).map { Character(Unicode.Scalar(UInt8($0))) } + ["\"", "\\"]
+        var texts = escaped.flatMap { character in
+            ["\(character)", "a\(character)", "\(character)a", "\(character)\(character)", "é\(character)🌲"]
+        }
+        texts.append(String(escaped))
+        texts.append(escaped.map { "run \($0) é" }.joined())
+        for text in texts {
+            let json = try Self.streamed(text)
+            let read = try JSONSerialization.jsonObject(with: Data(json.utf8), options: .fragmentsAllowed)
+            #expect(read as? String == text, "\(json.debugDescription) read back as \(read)")
+            #expect(try JSONDecoder().decode(String.self, from: Data(json.utf8)) == text)
+        }
+    }
+
     @Test func writesFoundationTypesAsJSONEncoderDoes() throws {
         let data = Data([0, 1, 2, 250, 251, 252, 253, 254, 255])
         #expect(try Self.streamed([data]) == #"["AAEC+vv8/f7/"]"#)

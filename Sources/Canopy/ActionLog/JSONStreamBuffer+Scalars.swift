@@ -1,28 +1,26 @@
-extension JSONStreamWriter {
+extension JSONStreamBuffer {
     /// Appends `text` as it is: JSON the caller has written out, such as the keys of an envelope.
-    func writeRaw(_ text: StaticString) {
-        // Safety: a string literal's UTF-8 lives in the binary for the whole run, and is only read.
-        bytes.append(contentsOf: UnsafeBufferPointer(start: text.utf8Start, count: text.utf8CodeUnitCount))
+    mutating func writeRaw(_ text: StaticString) {
+        text.withUTF8Buffer { bytes.append(contentsOf: $0) }
     }
 
     /// Writes `text` as a JSON string: quotes, backslashes and control characters escaped, the rest as
     /// UTF-8.
-    func writeString(_ text: String) {
+    mutating func writeString(_ text: String) {
         bytes.append(UInt8(ascii: "\""))
+        // A native string's UTF-8 is read where it lies; a bridged one's is copied first.
         let done = text.utf8.withContiguousStorageIfAvailable { utf8 in
             writeEscaped(utf8)
             return true
         }
         if done == nil {
-            Array(text.utf8).withUnsafeBufferPointer { writeEscaped($0) }
+            writeEscaped(Array(text.utf8))
         }
         bytes.append(UInt8(ascii: "\""))
     }
 
-    // Safety: `utf8` is valid for this call (the caller's `withContiguousStorageIfAvailable` or
-    // `withUnsafeBufferPointer`), only read, and every slice of it stays within its bounds: `runStart`
-    // and `index` only move forward from `startIndex`, and the loop stops at `endIndex`.
-    private func writeEscaped(_ utf8: UnsafeBufferPointer<UInt8>) {
+    /// Writes `utf8` with quotes, backslashes and control characters escaped.
+    private mutating func writeEscaped<UTF8: RandomAccessCollection<UInt8>>(_ utf8: UTF8) {
         // Most text needs no escape: one copy.
         guard utf8.contains(where: { $0 < 0x20 || $0 == UInt8(ascii: "\"") || $0 == UInt8(ascii: "\\") }) else {
             bytes.append(contentsOf: utf8)
@@ -36,8 +34,7 @@ extension JSONStreamWriter {
                 utf8.formIndex(after: &index)
                 continue
             }
-            // Safety: `runStart <= index < endIndex` here (see above), a slice of `utf8`.
-            bytes.append(contentsOf: UnsafeBufferPointer(rebasing: utf8[runStart..<index]))
+            bytes.append(contentsOf: utf8[runStart..<index])
             bytes.append(UInt8(ascii: "\\"))
             switch byte {
             case UInt8(ascii: "\""), UInt8(ascii: "\\"): bytes.append(byte)
@@ -54,8 +51,7 @@ extension JSONStreamWriter {
             utf8.formIndex(after: &index)
             runStart = index
         }
-        // Safety: `runStart <= index == endIndex` here, a slice of `utf8`.
-        bytes.append(contentsOf: UnsafeBufferPointer(rebasing: utf8[runStart..<index]))
+        bytes.append(contentsOf: utf8[runStart..<index])
     }
 
     private static func hexDigit(_ value: UInt8) -> UInt8 {
@@ -63,7 +59,7 @@ extension JSONStreamWriter {
     }
 
     /// Writes a signed integer in decimal.
-    func writeInteger(_ value: some FixedWidthInteger & SignedInteger) {
+    mutating func writeInteger(_ value: some FixedWidthInteger & SignedInteger) {
         if value < 0 {
             bytes.append(UInt8(ascii: "-"))
         }
@@ -71,11 +67,11 @@ extension JSONStreamWriter {
     }
 
     /// Writes an unsigned integer in decimal.
-    func writeInteger(_ value: some FixedWidthInteger & UnsignedInteger) {
+    mutating func writeInteger(_ value: some FixedWidthInteger & UnsignedInteger) {
         writeDigits(UInt64(value))
     }
 
-    private func writeDigits(_ value: UInt64) {
+    private mutating func writeDigits(_ value: UInt64) {
         if value < 10 {
             bytes.append(UInt8(ascii: "0") + UInt8(value))
             return
@@ -99,30 +95,30 @@ extension JSONStreamWriter {
 
     /// Writes a finite `Double` as the shortest text that reads back as the same value.
     ///
-    /// - Throws: ``NeedsFoundation`` for infinities and NaN, which `JSONEncoder` refuses with an
+    /// - Throws: ``JSONStreamWriter/NeedsFoundation`` for infinities and NaN, which `JSONEncoder` refuses with an
     ///   `EncodingError` of its own.
-    func writeFloat(_ value: Double) throws {
+    mutating func writeFloat(_ value: Double) throws {
         guard value.isFinite else {
             spoil()
-            throw NeedsFoundation()
+            throw JSONStreamWriter.NeedsFoundation()
         }
         writeText(of: value)
     }
 
     /// Writes a finite `Float` as the shortest text that reads back as the same value.
     ///
-    /// - Throws: ``NeedsFoundation`` for infinities and NaN, which `JSONEncoder` refuses with an
+    /// - Throws: ``JSONStreamWriter/NeedsFoundation`` for infinities and NaN, which `JSONEncoder` refuses with an
     ///   `EncodingError` of its own.
-    func writeFloat(_ value: Float) throws {
+    mutating func writeFloat(_ value: Float) throws {
         guard value.isFinite else {
             spoil()
-            throw NeedsFoundation()
+            throw JSONStreamWriter.NeedsFoundation()
         }
         writeText(of: value)
     }
 
     /// Writes `value`'s text straight into ``bytes``: `description` would make a `String` first.
-    private func writeText(of value: some TextOutputStreamable) {
+    private mutating func writeText(of value: some TextOutputStreamable) {
         var target = ByteTarget(bytes: bytes)
         bytes = []  // moved, not copied
         value.write(to: &target)
@@ -130,12 +126,12 @@ extension JSONStreamWriter {
     }
 
     /// Writes `true` or `false`.
-    func writeBool(_ value: Bool) {
+    mutating func writeBool(_ value: Bool) {
         bytes.append(contentsOf: value ? "true".utf8 : "false".utf8)
     }
 
     /// Writes `null`.
-    func writeNull() {
+    mutating func writeNull() {
         bytes.append(contentsOf: "null".utf8)
     }
 }
