@@ -2,8 +2,9 @@ import Dispatch
 
 extension Equating {
     /// The dedup check of one subscription, as the closure its node calls with each state: it calls
-    /// `passed` with each state that this equating does not call a duplicate of the last one passed, and
-    /// answers `.active` for a duplicate.
+    /// `next` with each state that this equating does not call a duplicate of the last one passed, through
+    /// `gate` when there is one (then answering `.dead` once the gate is closed), and answers `.active`
+    /// for a duplicate.
     ///
     /// The check that the equating made where it was made (``makeCheck``), compiled for its types, when
     /// it has one; otherwise one that keeps the last state and asks the predicate
@@ -12,18 +13,29 @@ extension Equating {
     ///
     /// - Parameters:
     ///   - queue: The subscribing tree's queue, the only one the check runs on.
-    ///   - passed: Receives the states that pass.
+    ///   - gate: The subscription's gate, for a handler called on the tree's queue; `nil` when `next`
+    ///     is the rest of a subscriber pipeline, which has a gate of its own.
+    ///   - next: Receives the states that pass.
     /// - Returns: The check.
     func check(
         queue: DispatchQueue,
-        passed: @escaping @Sendable (T) -> ObserverStatus
+        gate: CallGate?,
+        next: @escaping @Sendable (T) -> Void
     ) -> @Sendable (T) -> ObserverStatus {
         if let makeCheck {
-            return makeCheck(passed)
+            return makeCheck(next, gate)
         }
         let deduplicator = StateDeduplicator(predicate, queue: queue)
+        guard let gate else {
+            return { state in
+                if deduplicator.accepts(state) {
+                    next(state)
+                }
+                return .active
+            }
+        }
         return { state in
-            deduplicator.accepts(state) ? passed(state) : .active
+            deduplicator.accepts(state) ? gate.call(next, with: state) : .active
         }
     }
 }

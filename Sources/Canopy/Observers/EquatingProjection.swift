@@ -20,12 +20,14 @@ final class EquatingProjection<State, Value: Equatable & Sendable>: Sendable {
         project(lhs) == project(rhs)
     }
 
-    /// The dedup check of one subscription, in front of `passed` (``Equating/makeCheck``).
+    /// The dedup check of one subscription, in front of `next`, called through `gate` when there is one
+    /// (``Equating/makeCheck``).
     @inlinable
     func makeCheck(
-        passed: @escaping @Sendable (State) -> ObserverStatus
+        next: @escaping @Sendable (State) -> Void,
+        gate: CallGate?
     ) -> @Sendable (State) -> ObserverStatus {
-        let filter = ProjectionFilter(project: project, passed: passed)
+        let filter = ProjectionFilter(project: project, next: next, gate: gate)
         // One capture, the filter, which is then the closure's context: nothing more is allocated for
         // it, and each call reads one pointer.
         return { filter.check($0) }

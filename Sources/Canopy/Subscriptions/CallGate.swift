@@ -1,16 +1,28 @@
 import Dispatch
 import Synchronization
 
-/// Lets a subscription's handler be called until the gate is closed, and makes closing wait out a call
-/// already in progress, so that once ``close()`` returns the handler is not running and never runs
-/// again.
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
+import Foundation
+#endif
+
+/// The gate a subscription's handler is called through when it runs on the tree's queue
+/// (``StoreHandle/subscription(removeDuplicates:_:)``), and the token's way back to the node that holds
+/// its observer.
 ///
 /// The calls all happen on the tree's queue, one at a time, while the tree's ``CallingThread`` notes
 /// the thread making them. A call marks the gate busy (one atomic compare-and-exchange) and clears it
-/// when it returns: no lock and no allocation per call. ``close()`` from another thread during a call
-/// registers as a waiter and blocks until the call returns; ``close()`` from inside the handler (on the
-/// thread noted) returns at once, and the call goes on to its end. A handler must not wait for a thread
-/// that is closing its own gate.
+/// when it returns: no lock and no allocation per call. ``cancel()`` from another thread during a call
+/// registers as a waiter and blocks until the call returns; ``cancel()`` from inside the handler (on the
+/// thread noted) returns at once, and the call goes on to its end. Either way, the first ``cancel()``
+/// then asks the node to remove the observer. A handler must not wait for a thread that is cancelling
+/// its own subscription.
+///
+/// The gate does not hold the handler: the node's observer does, so that whatever the handler captured
+/// goes with the observer (when the subscription is cancelled or the store goes), while the token may
+/// live on.
+@usableFromInline
 final class CallGate: Sendable {
     // The state word: bit 0 is set during a call, bit 1 once closed, and the bits above count the
     // closers waiting for the call to return.
@@ -25,19 +37,34 @@ final class CallGate: Sendable {
     /// must wait, before it counts itself as a waiter; most gates close with no call in progress, and
     /// never make one.
     private let returned = AtomicLazyReference<DispatchSemaphore>()
+    /// The node that holds the observer, asked to remove it on cancel; weak, so that a subscription never
+    /// keeps its store alive.
+    private weak let host: (any ObserverHost)?
+    /// The id of the node's observer.
+    private let id: UUID
 
-    init(callingThread: CallingThread) {
+    /// A gate for the observer with `id`, which `host` holds; `callingThread` is its tree's.
+    init(id: UUID, host: (any ObserverHost)?, callingThread: CallingThread) {
+        self.id = id
+        self.host = host
         self.callingThread = callingThread
     }
 
-    /// Whether ``close()`` has been called.
+    /// On the tree's queue: calls `handler` with `state` unless the subscription is cancelled; the
+    /// observer's answer to the node.
+    @usableFromInline
+    func call<State>(_ handler: @Sendable (State) -> Void, with state: State) -> ObserverStatus {
+        withCall { handler(state) } ? .active : .dead
+    }
+
+    /// Whether ``cancel()`` has been called.
     var isClosed: Bool {
         state.load(ordering: .acquiring) & Self.closed != 0
     }
 
     /// Runs `body` unless the gate is closed; returns whether it ran. Called only on the tree's queue.
     @inline(__always)
-    func withCall(_ body: () -> Void) -> Bool {
+    private func withCall(_ body: () -> Void) -> Bool {
         guard state.compareExchange(expected: 0, desired: Self.calling, ordering: .acquiring).exchanged else {
             return false  // closed: calls never overlap, so nothing else can be set here
         }
@@ -53,7 +80,7 @@ final class CallGate: Sendable {
     ///
     /// - Returns: Whether this call closed the gate (`false` when it was closed already).
     @discardableResult
-    func close() -> Bool {
+    private func close() -> Bool {
         var current = state.load(ordering: .acquiring)
         while true {
             let inCall = current & Self.calling != 0
@@ -85,6 +112,14 @@ final class CallGate: Sendable {
         guard waiters > 0, let semaphore = returned.load() else { return }
         for _ in 0..<waiters {
             semaphore.signal()
+        }
+    }
+}
+
+extension CallGate: HandlerGate {
+    func cancel() {
+        if close() {
+            host?.removeObserverLater(id: id)
         }
     }
 }
