@@ -1,6 +1,4 @@
-import Dispatch
-
-extension Equating {
+extension Equating where T: Sendable {
     /// The dedup check of one subscription, as the closure its node calls with each state: it calls
     /// `next` with each state that this equating does not call a duplicate of the last one passed, through
     /// `gate` when there is one (then answering `.dead` once the gate is closed), and answers `.active`
@@ -12,20 +10,18 @@ extension Equating {
     /// so that subscribing with a compiled check never looks up the deduplicator's generic metadata.
     ///
     /// - Parameters:
-    ///   - queue: The subscribing tree's queue, the only one the check runs on.
     ///   - gate: The subscription's gate, for a handler called on the tree's queue; `nil` when `next`
     ///     is the rest of a subscriber pipeline, which has a gate of its own.
     ///   - next: Receives the states that pass.
     /// - Returns: The check.
     func check(
-        queue: DispatchQueue,
         gate: CallGate?,
         next: @escaping @Sendable (T) -> Void
     ) -> @Sendable (T) -> ObserverStatus {
         if let makeCheck {
             return makeCheck(next, gate)
         }
-        let deduplicator = StateDeduplicator(predicate, queue: queue)
+        let deduplicator = StateDeduplicator(predicate)
         guard let gate else {
             return { state in
                 if deduplicator.accepts(state) {

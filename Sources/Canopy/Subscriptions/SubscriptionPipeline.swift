@@ -89,7 +89,7 @@ final class SubscriptionPipeline<State: Sendable, Action: Sendable, Props>: Send
         // equating was made; a duplicate goes no further.
         let check: @Sendable (State) -> ObserverStatus
         if let equating = configuration.removeStateDuplicates {
-            check = equating.check(queue: handle.queue, gate: nil, next: accept)
+            check = equating.check(gate: nil, next: accept)
         } else {
             check = { state in
                 accept(state)

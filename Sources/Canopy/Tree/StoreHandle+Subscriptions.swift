@@ -29,7 +29,7 @@ extension StoreHandle {
         // called for every state.
         let observe: @Sendable (State) -> ObserverStatus
         if let equating {
-            observe = equating.check(queue: queue, gate: gate, next: handler)
+            observe = equating.check(gate: gate, next: handler)
         } else {
             observe = { state in gate.call(handler, with: state) }
         }
