@@ -1,5 +1,5 @@
 /// The dedup check of one subscription for an equating that compares one projection of the state:
-/// ``check(_:)`` lets a state through to `next` unless its projection equals that of the last state
+/// ``check(_:)`` lets a state through to `passed` unless its projection equals that of the last state
 /// let through; the first always passes. One per subscription, called only by its node's observer, on
 /// its tree's queue.
 ///
@@ -14,35 +14,27 @@ final class ProjectionFilter<State, Value: Equatable>: @unchecked Sendable {
     // Safety: `last` is read and written only in `check`, which runs only on the subscribing tree's
     // serial queue: it is called by the observer closure of one subscription (`Equating.makeCheck`
     // makes one filter per subscription), which the node calls only there. The queue serialises every
-    // access, and no access spans a call out (`project` runs before it, `next` after it), so the
+    // access, and no access spans a call out (`project` runs before it, `passed` after it), so the
     // dynamic exclusivity check is skipped.
     @usableFromInline
     let project: @Sendable (State) -> Value
 
-    /// What a state that is not a duplicate goes on to: the subscription's handler, or the rest of its
-    /// pipeline.
+    /// What a state that is not a duplicate goes on to: the subscription's delivery.
     @usableFromInline
-    let next: @Sendable (State) -> Void
-
-    /// The gate `next` is called through, for a handler called on the tree's queue; `nil` when `next`
-    /// is the rest of a subscriber pipeline, which has a gate of its own.
-    @usableFromInline
-    let gate: CallGate?
+    let passed: @Sendable (State) -> ObserverStatus
 
     // Safety: only `check` touches it, on the tree's queue, with no call out during the access.
     @usableFromInline
     @exclusivity(unchecked) var last: Value?
 
     @inlinable
-    init(project: @escaping @Sendable (State) -> Value, next: @escaping @Sendable (State) -> Void, gate: CallGate?) {
+    init(project: @escaping @Sendable (State) -> Value, passed: @escaping @Sendable (State) -> ObserverStatus) {
         self.project = project
-        self.next = next
-        self.gate = gate
+        self.passed = passed
     }
 
-    /// Calls `next` with `state` unless its projection equals the last projection let through, which
-    /// it then becomes; through the gate, if any, which answers `.dead` once it is closed. A duplicate
-    /// answers `.active`.
+    /// Calls `passed` with `state` unless its projection equals the last projection let through, which
+    /// it then becomes; a duplicate answers `.active`.
     @inlinable
     func check(_ state: State) -> ObserverStatus {
         let value = project(state)
@@ -50,10 +42,6 @@ final class ProjectionFilter<State, Value: Equatable>: @unchecked Sendable {
             return .active
         }
         last = value
-        guard let gate else {
-            next(state)
-            return .active
-        }
-        return gate.call(next, with: state)
+        return passed(state)
     }
 }

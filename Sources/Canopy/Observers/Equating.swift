@@ -17,16 +17,14 @@ public struct Equating<T>: Sendable {
     /// For an equating that compares one projection of the state (``keyPath(_:)``, ``equal(value:)``):
     /// makes the dedup check of one subscription, the closure its node calls with each state. The check
     /// projects the state once, compares the projection with the last one let through, and calls
-    /// `next` only with a state that differs, through `gate` when there is one (answering `.dead` once
-    /// the gate is closed), and answers `.active` for a duplicate. `nil` when only the predicate is
-    /// known.
+    /// `passed` only with a state that differs, answering `.active` for a duplicate. `nil` when only the
+    /// predicate is known.
     ///
     /// Made where the equating is made, by an inlinable factory, so the check is compiled for the
     /// state's and the projection's types there: a duplicate costs a call of the check, one of the
     /// projection and a comparison, with no lock, no atomic and no allocation.
     @usableFromInline
-    let makeCheck:
-        (@Sendable (_ next: @escaping @Sendable (T) -> Void, _ gate: CallGate?) -> @Sendable (T) -> ObserverStatus)?
+    let makeCheck: (@Sendable (_ passed: @escaping @Sendable (T) -> ObserverStatus) -> @Sendable (T) -> ObserverStatus)?
 
     /// Creates an equating from a predicate.
     ///
@@ -40,7 +38,7 @@ public struct Equating<T>: Sendable {
     init<Value: Equatable & Sendable>(projection project: @escaping @Sendable (T) -> Value) {
         let projection = EquatingProjection(project)
         self.predicate = { projection.isDuplicate($0, $1) }
-        self.makeCheck = { projection.makeCheck(next: $0, gate: $1) }
+        self.makeCheck = { projection.makeCheck(passed: $0) }
     }
 
     /// Never treats a state as a duplicate: every state passes.

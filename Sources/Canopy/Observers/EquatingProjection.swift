@@ -20,14 +20,12 @@ final class EquatingProjection<State, Value: Equatable & Sendable>: Sendable {
         project(lhs) == project(rhs)
     }
 
-    /// The dedup check of one subscription, in front of `next`, called through `gate` when there is one
-    /// (``Equating/makeCheck``).
+    /// The dedup check of one subscription, in front of `passed` (``Equating/makeCheck``).
     @inlinable
     func makeCheck(
-        next: @escaping @Sendable (State) -> Void,
-        gate: CallGate?
+        passed: @escaping @Sendable (State) -> ObserverStatus
     ) -> @Sendable (State) -> ObserverStatus {
-        let filter = ProjectionFilter(project: project, next: next, gate: gate)
+        let filter = ProjectionFilter(project: project, passed: passed)
         // One capture, the filter, which is then the closure's context: nothing more is allocated for
         // it, and each call reads one pointer.
         return { filter.check($0) }

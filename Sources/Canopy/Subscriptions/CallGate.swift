@@ -19,10 +19,9 @@ import Foundation
 /// then asks the node to remove the observer. A handler must not wait for a thread that is cancelling
 /// its own subscription.
 ///
-/// The gate does not hold the handler: the node's observer does, so that whatever the handler captured
-/// goes with the observer (when the subscription is cancelled or the store goes), while the token may
-/// live on.
-@usableFromInline
+/// The gate does not hold the handler: the node's observer does (its delivery closure holds the gate and
+/// the handler), so that whatever the handler captured goes with the observer (when the subscription is
+/// cancelled or the store goes), while the token may live on.
 final class CallGate: Sendable {
     // The state word: bit 0 is set during a call, bit 1 once closed, and the bits above count the
     // closers waiting for the call to return.
@@ -50,13 +49,6 @@ final class CallGate: Sendable {
         self.callingThread = callingThread
     }
 
-    /// On the tree's queue: calls `handler` with `state` unless the subscription is cancelled; the
-    /// observer's answer to the node.
-    @usableFromInline
-    func call<State>(_ handler: @Sendable (State) -> Void, with state: State) -> ObserverStatus {
-        withCall { handler(state) } ? .active : .dead
-    }
-
     /// Whether ``cancel()`` has been called.
     var isClosed: Bool {
         state.load(ordering: .acquiring) & Self.closed != 0
@@ -64,7 +56,7 @@ final class CallGate: Sendable {
 
     /// Runs `body` unless the gate is closed; returns whether it ran. Called only on the tree's queue.
     @inline(__always)
-    private func withCall(_ body: () -> Void) -> Bool {
+    func withCall(_ body: () -> Void) -> Bool {
         guard state.compareExchange(expected: 0, desired: Self.calling, ordering: .acquiring).exchanged else {
             return false  // closed: calls never overlap, so nothing else can be set here
         }

@@ -84,17 +84,14 @@ final class SubscriptionPipeline<State: Sendable, Action: Sendable, Props>: Send
         self.delivery = PropsDelivery(configuration.delivery, to: observer, storeQueue: handle.queue)
         self.owner = owner.map(LifetimeWatch.init)
         let registration = Registration(self)
-        let accept: @Sendable (State) -> Void = { state in registration.pipeline.accept(state) }
+        let accept: @Sendable (State) -> ObserverStatus = { state in registration.pipeline.accept(state) }
         // Dedup sits between `receive`'s checks and `accept`, compiled for the state's type where the
         // equating was made; a duplicate goes no further.
         let check: @Sendable (State) -> ObserverStatus
         if let equating = configuration.removeStateDuplicates {
-            check = equating.check(gate: nil, next: accept)
+            check = equating.check(passed: accept)
         } else {
-            check = { state in
-                accept(state)
-                return .active
-            }
+            check = accept
         }
         handle.subscribe(Observer(id: id) { state in registration.pipeline.receive(state, then: check) })
     }
@@ -145,9 +142,10 @@ final class SubscriptionPipeline<State: Sendable, Action: Sendable, Props>: Send
     /// The rest of `receive(_:then:)`, for a state that passed dedup. Kept out of line so that the
     /// duplicate path does not set up what this part needs (generic metadata for the debounce decision).
     @inline(never)
-    private func accept(_ state: State) {
+    private func accept(_ state: State) -> ObserverStatus {
         let now = policy.needsClock ? scheduler.now : 0
         perform(storage.value.debouncer.receive(state, now: now))
+        return .active
     }
 
     private func timerFired() {

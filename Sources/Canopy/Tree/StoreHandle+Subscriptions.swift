@@ -27,11 +27,14 @@ extension StoreHandle {
         let gate = CallGate(id: id, host: observerHost, callingThread: tree.callingThread)
         // Not `equating.map`: its generic result would wrap the check in two reabstraction thunks,
         // called for every state.
+        let deliver: @Sendable (State) -> ObserverStatus = { state in
+            gate.withCall { handler(state) } ? .active : .dead
+        }
         let observe: @Sendable (State) -> ObserverStatus
         if let equating {
-            observe = equating.check(gate: gate, next: handler)
+            observe = equating.check(passed: deliver)
         } else {
-            observe = { state in gate.call(handler, with: state) }
+            observe = deliver
         }
         // The observer is made on the queue: each place that handles an `Observer<State>` here, in code
         // generic over the handle, looks up its metadata (a hashed lookup of some 300 instructions).
