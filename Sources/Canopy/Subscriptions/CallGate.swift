@@ -110,8 +110,14 @@ final class CallGate: Sendable {
 
 extension CallGate: HandlerGate {
     func cancel() {
-        if close() {
-            host?.removeObserverLater(id: id)
-        }
+        guard close(), let host else { return }
+        // The work item holds this gate, not the node: it captures nothing else, so it needs no context
+        // of its own, and a removal waiting in the inbox does not keep the node, which may go meanwhile.
+        host.enqueueWork { self.removeObserver() }
+    }
+
+    /// On the tree's queue: removes the observer from its node, if the node is still there.
+    private func removeObserver() {
+        host?.removeObserver(id: id)
     }
 }

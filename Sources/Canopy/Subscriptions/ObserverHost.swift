@@ -4,14 +4,16 @@ import FoundationEssentials
 import Foundation
 #endif
 
-/// The node that holds a subscription's observer, as its token sees it: something it can ask, from any
-/// thread, to remove that observer.
+/// The node that holds a subscription's observer, as its token sees it: where the token sends the
+/// observer's removal when it is cancelled.
 ///
 /// A token holds its host weakly, so a subscription never keeps its store alive; the host is a class
 /// (the node), so that reference is one weak existential field of the gate rather than a closure
 /// context of its own.
 protocol ObserverHost: AnyObject, Sendable {
-    /// From any thread: removes the observer with `id` on the tree's queue, after everything enqueued
-    /// before this call. The pending removal does not keep the node alive.
-    func removeObserverLater(id: UUID)
+    /// From any thread: runs `work` on the tree's queue, after everything enqueued before it.
+    func enqueueWork(_ work: @escaping @Sendable () -> Void)
+
+    /// On the tree's queue: removes the observer with `id`, if the node has it.
+    func removeObserver(id: UUID)
 }

@@ -68,7 +68,7 @@ final class SubscriptionPipeline<State: Sendable, Action: Sendable, Props>: Send
         // does the observer.
         self.gate = DeliveryGate { [weak host] in
             timer.exchange(nil)?.cancel()
-            host?.removeObserverLater(id: id)
+            host?.enqueueWork { [weak host] in host?.removeObserver(id: id) }
         }
         self.timer = timer
         self.store = AnyStore(handle: handle.weakHandle())

@@ -410,11 +410,6 @@ class StateNode<State: Sendable, Action: Sendable>: ActionNode<Action>, StoreHan
         self
     }
 
-    final func removeObserverLater(id: UUID) {
-        // Weak: a removal waiting in the inbox does not keep the node, which may go meanwhile.
-        enqueue { [weak self] in self?.removeObserver(id: id) }
-    }
-
     // MARK: Dispatch
 
     func dispatch(_ action: Action) {
