@@ -18,8 +18,8 @@ import Synchronization
 /// ```
 public final class Subscription: Sendable {
     /// The gate the handler is called through, which `cancel()` closes and waits out before it removes
-    /// the observer from its node (and stops a props subscription's debounce timer). It holds neither
-    /// the store nor, once cancelled, anything it must keep alive.
+    /// the observer from its node (and stops a props subscription's debounce timer). It reaches the node
+    /// only weakly, and holds nothing the handler captured.
     private let gate: any HandlerGate
 
     /// A subscription whose handler runs through `gate`.
