@@ -26,11 +26,12 @@ final class ObserverIndex: ManagedBuffer<ObserverIndexHeader, Int32> {
         while bucketCount < 2 * observers.live {
             bucketCount *= 2
         }
-        // Safety: `create` returns an instance of the class it is called on, which is this one.
-        let index = unsafeDowncast(
-            create(minimumCapacity: bucketCount) { _ in ObserverIndexHeader(mask: bucketCount - 1) },
-            to: ObserverIndex.self
-        )
+        // `create` returns an instance of the class it is called on, typed as `ManagedBuffer`: the cast
+        // always succeeds, and runs only when an index is made, not per subscription.
+        let made = create(minimumCapacity: bucketCount) { _ in ObserverIndexHeader(mask: bucketCount - 1) }
+        guard let index = made as? Self else {
+            preconditionFailure("Internal inconsistency: ManagedBuffer.create made a \(type(of: made))")
+        }
         index.withUnsafeMutablePointers { _, buckets in
             buckets.initialize(repeating: 0, count: bucketCount)
         }

@@ -27,11 +27,13 @@ final class ObserverStorage<State>: ManagedBuffer<ObserverStorageHeader, Observe
 
     /// An empty list with room for at least `capacity` observers.
     static func make(capacity: Int) -> ObserverStorage<State> {
-        // Safety: `create` returns an instance of the class it is called on, which is this one.
-        unsafeDowncast(
-            create(minimumCapacity: capacity) { _ in ObserverStorageHeader() },
-            to: ObserverStorage<State>.self
-        )
+        // `create` returns an instance of the class it is called on, typed as `ManagedBuffer`: the cast
+        // always succeeds, and runs only when a list is made or grows, not per observer.
+        let made = create(minimumCapacity: capacity) { _ in ObserverStorageHeader() }
+        guard let list = made as? Self else {
+            preconditionFailure("Internal inconsistency: ManagedBuffer.create made a \(type(of: made))")
+        }
+        return list
     }
 
     /// Reads or writes the counts in place. `header`, a stored property of `ManagedBuffer`, has its

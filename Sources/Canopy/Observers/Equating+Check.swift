@@ -1,6 +1,4 @@
-import Dispatch
-
-extension Equating {
+extension Equating where T: Sendable {
     /// The dedup check of one subscription, as the closure its node calls with each state: it calls
     /// `passed` with each state that this equating does not call a duplicate of the last one passed, and
     /// answers `.active` for a duplicate.
@@ -10,18 +8,15 @@ extension Equating {
     /// (``StateDeduplicator``). A method of the equating rather than a static one of the deduplicator,
     /// so that subscribing with a compiled check never looks up the deduplicator's generic metadata.
     ///
-    /// - Parameters:
-    ///   - queue: The subscribing tree's queue, the only one the check runs on.
-    ///   - passed: Receives the states that pass.
+    /// - Parameter passed: Receives the states that pass.
     /// - Returns: The check.
     func check(
-        queue: DispatchQueue,
         passed: @escaping @Sendable (T) -> ObserverStatus
     ) -> @Sendable (T) -> ObserverStatus {
         if let makeCheck {
             return makeCheck(passed)
         }
-        let deduplicator = StateDeduplicator(predicate, queue: queue)
+        let deduplicator = StateDeduplicator(predicate)
         return { state in
             deduplicator.accepts(state) ? passed(state) : .active
         }

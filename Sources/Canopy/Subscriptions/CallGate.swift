@@ -1,16 +1,27 @@
 import Dispatch
 import Synchronization
 
-/// Lets a subscription's handler be called until the gate is closed, and makes closing wait out a call
-/// already in progress, so that once ``close()`` returns the handler is not running and never runs
-/// again.
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
+import Foundation
+#endif
+
+/// The gate a subscription's handler is called through when it runs on the tree's queue
+/// (``StoreHandle/subscription(removeDuplicates:_:)``), and the token's way back to the node that holds
+/// its observer.
 ///
 /// The calls all happen on the tree's queue, one at a time, while the tree's ``CallingThread`` notes
 /// the thread making them. A call marks the gate busy (one atomic compare-and-exchange) and clears it
-/// when it returns: no lock and no allocation per call. ``close()`` from another thread during a call
-/// registers as a waiter and blocks until the call returns; ``close()`` from inside the handler (on the
-/// thread noted) returns at once, and the call goes on to its end. A handler must not wait for a thread
-/// that is closing its own gate.
+/// when it returns: no lock and no allocation per call. ``cancel()`` from another thread during a call
+/// registers as a waiter and blocks until the call returns; ``cancel()`` from inside the handler (on the
+/// thread noted) returns at once, and the call goes on to its end. Either way, the first ``cancel()``
+/// then asks the node to remove the observer. A handler must not wait for a thread that is cancelling
+/// its own subscription.
+///
+/// The gate does not hold the handler: the node's observer does (its delivery closure holds the gate and
+/// the handler), so that whatever the handler captured goes with the observer (when the subscription is
+/// cancelled or the store goes), while the token may live on.
 final class CallGate: Sendable {
     // The state word: bit 0 is set during a call, bit 1 once closed, and the bits above count the
     // closers waiting for the call to return.
@@ -25,12 +36,20 @@ final class CallGate: Sendable {
     /// must wait, before it counts itself as a waiter; most gates close with no call in progress, and
     /// never make one.
     private let returned = AtomicLazyReference<DispatchSemaphore>()
+    /// The node that holds the observer, asked to remove it on cancel; weak, so that a subscription never
+    /// keeps its store alive.
+    private weak let host: (any ObserverHost)?
+    /// The id of the node's observer.
+    private let id: UUID
 
-    init(callingThread: CallingThread) {
+    /// A gate for the observer with `id`, which `host` holds; `callingThread` is its tree's.
+    init(id: UUID, host: (any ObserverHost)?, callingThread: CallingThread) {
+        self.id = id
+        self.host = host
         self.callingThread = callingThread
     }
 
-    /// Whether ``close()`` has been called.
+    /// Whether ``cancel()`` has been called.
     var isClosed: Bool {
         state.load(ordering: .acquiring) & Self.closed != 0
     }
@@ -53,7 +72,7 @@ final class CallGate: Sendable {
     ///
     /// - Returns: Whether this call closed the gate (`false` when it was closed already).
     @discardableResult
-    func close() -> Bool {
+    private func close() -> Bool {
         var current = state.load(ordering: .acquiring)
         while true {
             let inCall = current & Self.calling != 0
@@ -86,5 +105,19 @@ final class CallGate: Sendable {
         for _ in 0..<waiters {
             semaphore.signal()
         }
+    }
+}
+
+extension CallGate: HandlerGate {
+    func cancel() {
+        guard close(), let host else { return }
+        // The work item holds this gate, not the node: it captures nothing else, so it needs no context
+        // of its own, and a removal waiting in the inbox does not keep the node, which may go meanwhile.
+        host.enqueueWork { self.removeObserver() }
+    }
+
+    /// On the tree's queue: removes the observer from its node, if the node is still there.
+    private func removeObserver() {
+        host?.removeObserver(id: id)
     }
 }

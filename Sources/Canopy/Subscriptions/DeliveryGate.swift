@@ -23,8 +23,14 @@ final class DeliveryGate: HandlerGate {
     /// Signalled once per waiting closer when a call returns after the gate closed.
     private let returned = DispatchSemaphore(value: 0)
     let flag = CancellationFlag()
+    /// Run once, by the ``cancel()`` that closes the gate: removes the observer from its node and stops
+    /// the pipeline's timer. It holds neither the store nor anything the handler captured.
+    private let onCancel: @Sendable () -> Void
 
-    init() {}
+    /// A gate whose first ``cancel()`` runs `onCancel` once the calls in progress have returned.
+    init(onCancel: @escaping @Sendable () -> Void) {
+        self.onCancel = onCancel
+    }
 
     /// Runs `body` unless the gate is closed; returns whether it ran. Any thread.
     func withCall(_ body: () -> Void) -> Bool {
@@ -54,6 +60,16 @@ final class DeliveryGate: HandlerGate {
         flag.isCancelled
     }
 
+    func cancel() {
+        if close() {
+            onCancel()
+        }
+    }
+
+    /// Closes the gate: returns once no call is in progress on another thread, and no call starts
+    /// afterwards.
+    ///
+    /// - Returns: Whether this call closed the gate (`false` when it was closed already).
     @discardableResult
     func close() -> Bool {
         flag.cancel()

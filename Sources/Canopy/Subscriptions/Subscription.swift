@@ -17,18 +17,14 @@ import Synchronization
 /// subscription.cancel()
 /// ```
 public final class Subscription: Sendable {
-    /// The gate the handler is called through, which `cancel()` closes and waits out.
+    /// The gate the handler is called through, which `cancel()` closes and waits out before it removes
+    /// the observer from its node (and stops a props subscription's debounce timer). It reaches the node
+    /// only weakly, and holds nothing the handler captured.
     private let gate: any HandlerGate
-    /// Run once, by the `cancel()` that closes the gate: removes the observer from its node (and stops
-    /// a props subscription's debounce timer). It holds neither the store nor anything the handler
-    /// captured, so keeping it until the token goes keeps nothing else alive.
-    private let onCancel: @Sendable () -> Void
 
-    /// A subscription whose handler runs through `gate`: cancelling closes the gate, then runs
-    /// `onCancel` once.
-    init(gate: any HandlerGate, onCancel: @escaping @Sendable () -> Void) {
+    /// A subscription whose handler runs through `gate`.
+    init(gate: any HandlerGate) {
         self.gate = gate
-        self.onCancel = onCancel
     }
 
     deinit {
@@ -42,9 +38,7 @@ public final class Subscription: Sendable {
 
     /// Stops the observer. Calling it again does nothing.
     public func cancel() {
-        if gate.close() {
-            onCancel()
-        }
+        gate.cancel()
     }
 }
 

@@ -27,18 +27,16 @@ final class SubscriptionPipeline<State: Sendable, Action: Sendable, Props>: Send
         var lastSequence: UInt64 = 0
     }
 
-    private let id = UUID()
-    /// What every call of the observer passes through; the token closes it.
-    private let gate = DeliveryGate()
-    /// Removes the observer from the node that holds it, without keeping that node alive.
-    private let removeObserver: @Sendable () -> Void
+    /// What every call of the observer passes through; the token closes it, and the first close stops
+    /// the timer and removes the observer from its node.
+    private let gate: DeliveryGate
     private let store: AnyStore<State, Action>
     private let scheduler: any DelayScheduler
     private let policy: DebouncePolicy
     private let storage: QueueConfined<Storage>
     /// The debounce timer. Started on the store's queue; cancelled from any thread when the subscription
     /// ends, so a cancelled subscription leaves nothing scheduled.
-    private let timer = LockedValue<ScheduledWork?>(nil)
+    private let timer: LockedValue<ScheduledWork?>
     private let presentationQueue: DispatchQueue?
     /// Where the props are computed: the presentation queue, or the store's queue.
     private let propsQueue: DispatchQueue
@@ -62,7 +60,17 @@ final class SubscriptionPipeline<State: Sendable, Action: Sendable, Props>: Send
         observer: PropsObserver<Props>,
         owner: AnyObject? = nil
     ) {
-        self.removeObserver = handle.observerRemover(id: id)
+        let id = UUID()
+        let timer = LockedValue<ScheduledWork?>(nil)
+        let host = handle.observerHost
+        // Holds neither the pipeline (nor what it captured) nor the store: only the timer's lock, so the
+        // timer is cancelled right here, on any thread, and the node, weakly: if the store goes first, so
+        // does the observer.
+        self.gate = DeliveryGate { [weak host] in
+            timer.exchange(nil)?.cancel()
+            host?.enqueueWork { [weak host] in host?.removeObserver(id: id) }
+        }
+        self.timer = timer
         self.store = AnyStore(handle: handle.weakHandle())
         self.scheduler = handle.scheduler
         self.policy = configuration.debounce
@@ -81,7 +89,7 @@ final class SubscriptionPipeline<State: Sendable, Action: Sendable, Props>: Send
         // equating was made; a duplicate goes no further.
         let check: @Sendable (State) -> ObserverStatus
         if let equating = configuration.removeStateDuplicates {
-            check = equating.check(queue: handle.queue, passed: accept)
+            check = equating.check(passed: accept)
         } else {
             check = accept
         }
@@ -109,15 +117,7 @@ final class SubscriptionPipeline<State: Sendable, Action: Sendable, Props>: Send
 
     /// A token whose cancellation (or release) ends the subscription at once.
     func makeSubscription() -> Subscription {
-        let removeObserver = self.removeObserver
-        let timer = self.timer
-        // The token holds neither the pipeline (nor what it captured) nor the store: only the timer's
-        // lock, so the timer is cancelled right here, on any thread, and the removal work, which holds
-        // the node weakly: if the store goes first, so does the observer.
-        return Subscription(gate: gate) {
-            timer.exchange(nil)?.cancel()
-            removeObserver()
-        }
+        Subscription(gate: gate)
     }
 
     /// Whether deliveries may still happen.

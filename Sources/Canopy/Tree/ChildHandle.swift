@@ -80,8 +80,8 @@ final class ChildHandle<State: Sendable, Action: Sendable>: StoreHandle, InboxRe
         node.removeObserver(id: id)
     }
 
-    func observerRemover(id: UUID) -> @Sendable () -> Void {
-        node.observerRemover(id: id)
+    var observerHost: (any ObserverHost)? {
+        node
     }
 
     func weakHandle() -> any StoreHandle<State, Action> {

@@ -12,7 +12,9 @@ import Foundation
 /// caches its state once a node below it reads it (``ChildNode``). The engine keeps a cache current while
 /// the node is attached; otherwise ``state`` computes the state on demand.
 // Safety: Sendable by hand because its `var`s are confined to the tree's queue, as the note below details.
-class StateNode<State: Sendable, Action: Sendable>: ActionNode<Action>, StoreHandle, @unchecked Sendable {
+class StateNode<State: Sendable, Action: Sendable>: ActionNode<Action>, StoreHandle, ObserverHost,
+    @unchecked Sendable
+{
     // Safety: as for `TreeNode`, the `var`s, the box of extras and the memory of the cache in it are used
     // only on the tree's queue, except in a root's `init`, which makes the box and the cache before the
     // node is shared, and when the node is freed, on any thread, with its box, whose `deinit` frees the
@@ -404,10 +406,8 @@ class StateNode<State: Sendable, Action: Sendable>: ActionNode<Action>, StoreHan
         return observerCount
     }
 
-    final func observerRemover(id: UUID) -> @Sendable () -> Void {
-        { [weak self] in
-            self?.enqueue { [weak self] in self?.removeObserver(id: id) }
-        }
+    final var observerHost: (any ObserverHost)? {
+        self
     }
 
     // MARK: Dispatch

@@ -17,28 +17,29 @@ extension StoreHandle {
     /// The node's observer is the dedup check itself, compiled where the equating was made
     /// (``Equating/makeCheck``): a duplicate costs that check and nothing else. Only a state that
     /// passes goes through the token's gate to `handler`, so a cancel from another thread waits out a
-    /// call in progress and no call starts after it returns.
+    /// call in progress and no call starts after it returns. The gate also holds the node weakly, to
+    /// remove the observer on cancel; the handler lives in the node's observer only.
     func subscription(
         removeDuplicates equating: Equating<State>?,
         _ handler: @escaping @Sendable (State) -> Void
     ) -> Subscription {
-        let gate = CallGate(callingThread: tree.callingThread)
         let id = UUID()
+        let gate = CallGate(id: id, host: observerHost, callingThread: tree.callingThread)
+        // Not `equating.map`: its generic result would wrap the check in two reabstraction thunks,
+        // called for every state.
         let deliver: @Sendable (State) -> ObserverStatus = { state in
             gate.withCall { handler(state) } ? .active : .dead
         }
-        // Not `equating.map`: its generic result would wrap the check in two reabstraction thunks,
-        // called for every state.
         let observe: @Sendable (State) -> ObserverStatus
         if let equating {
-            observe = equating.check(queue: queue, passed: deliver)
+            observe = equating.check(passed: deliver)
         } else {
             observe = deliver
         }
         // The observer is made on the queue: each place that handles an `Observer<State>` here, in code
         // generic over the handle, looks up its metadata (a hashed lookup of some 300 instructions).
         enqueue { self.addObserver(Observer(id: id, observe: observe)) }
-        return Subscription(gate: gate, onCancel: observerRemover(id: id))
+        return Subscription(gate: gate)
     }
 
     /// Reduces `action` and returns the state right after it, or `nil` when the tree is gone.

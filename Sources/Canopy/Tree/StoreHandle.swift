@@ -54,9 +54,9 @@ protocol StoreHandle<State, Action>: AnyObject, Sendable {
     /// On the queue: removes the observer with `id`, if any.
     func removeObserver(id: UUID)
 
-    /// A closure, callable from any thread, that removes the observer with `id` from the node that holds
-    /// it, without keeping that node alive.
-    func observerRemover(id: UUID) -> @Sendable () -> Void
+    /// The node that holds this handle's observers, which a subscription's token asks to remove its
+    /// observer (and holds weakly); `nil` for a weak handle whose node is gone.
+    var observerHost: (any ObserverHost)? { get }
 
     /// A handle that reaches this node without keeping the tree alive, for as long as the node holding
     /// this node's observers lives (for a view, that is the node it views).

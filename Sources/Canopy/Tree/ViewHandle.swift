@@ -118,8 +118,8 @@ final class ViewHandle<ParentState: Sendable, ParentAction: Sendable, State: Sen
         parent.removeObserver(id: id)
     }
 
-    func observerRemover(id: UUID) -> @Sendable () -> Void {
-        parent.observerRemover(id: id)
+    var observerHost: (any ObserverHost)? {
+        parent.observerHost
     }
 
     // The same view over the parent's weak handle: it lives with whoever holds it (the observers it

@@ -89,9 +89,8 @@ final class WeakHandle<State: Sendable, Action: Sendable>: StoreHandle {
         target?.removeObserver(id: id)
     }
 
-    func observerRemover(id: UUID) -> @Sendable () -> Void {
-        guard let target else { return {} }
-        return target.observerRemover(id: id)
+    var observerHost: (any ObserverHost)? {
+        target
     }
 
     func weakHandle() -> any StoreHandle<State, Action> {

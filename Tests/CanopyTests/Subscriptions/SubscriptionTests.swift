@@ -76,6 +76,22 @@ import Testing
         withExtendedLifetime(subscription) {}
     }
 
+    @Test func aDeduplicatingTokenKeepsNothingTheHandlerCapturedOnceTheStoreIsGone() async {
+        var store: StateStore<Int, Int>? = counter()
+        let queue = store!.queue
+        let recorder = StateRecorder<Int>()
+        let (subscription, watcher) = subscribeDeduplicating(capturing: Tracked(), to: store!, recorder: recorder)
+        #expect(await recorder.waitFor(count: 1) == [0])
+        store = nil
+        await settle(queue)  // the node goes, and with it the observer
+        // The token's gate reaches the node only weakly, and the handler lives in the node's observer:
+        // a token kept after its store must not keep what the handler captured.
+        #expect(watcher.object == nil)
+        #expect(!subscription.isCancelled)
+        subscription.cancel()  // the node is gone: nothing to remove, nothing to wait for
+        #expect(subscription.isCancelled)
+    }
+
     @Test func removeStateDuplicatesSkipsDuplicates() async {
         let store = StateStore<[Int], Int>([0, 0]) { state, action in state[action % 2] += 1 }
         let recorder = StateRecorder<[Int]>()
@@ -267,6 +283,18 @@ import Testing
                 recorder.record(state)
             }
         )
+        return (subscription, WeakRef(captured))
+    }
+
+    private func subscribeDeduplicating(
+        capturing captured: Tracked,
+        to store: StateStore<Int, Int>,
+        recorder: StateRecorder<Int>
+    ) -> (Subscription, WeakRef<Tracked>) {
+        let subscription = store.subscribe(removeStateDuplicates: .keyPath(\.self)) { state in
+            _ = captured
+            recorder.record(state)
+        }
         return (subscription, WeakRef(captured))
     }
 
