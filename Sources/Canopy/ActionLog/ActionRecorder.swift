@@ -140,8 +140,10 @@ public final class ActionRecorder<Action: Encodable & Sendable>: Sendable {
         let entry = ActionLogBuffer.Entry(action: action, store: stamp.store, time: stamp.time)
         buffer.lock()
         // Safety: read and written only between `lock()` and `unlock()`, as `withLock` would; `append`
-        // does not call out.
-        let wakesWriter = buffer.value.append(consume entry)
+        // does not call out. Reached through the storage's address, as `withLock` does: an access to a
+        // property of the lock's owner would be one to the owner, whose first bytes the lock's flag is,
+        // and the thread sanitizer would report it against the next thread's taking of the lock.
+        let wakesWriter = buffer.storage.pointee.append(consume entry)
         buffer.unlock()
         if wakesWriter {
             scheduleDrain()

@@ -9,13 +9,13 @@
 @usableFromInline
 // Safety: Sendable by hand: the value is reached only under the lock (note below), and only a
 // `Sendable` value can be put in (the `init` requires it).
-struct SpinLockedValue<Value>: ~Copyable, @unchecked Sendable {
+final class SpinLockedValue<Value>: @unchecked Sendable {
     @usableFromInline let spinLock = SpinLock()
     // Safety: allocated and initialised for one value in `init`, deinitialised and freed in `deinit`,
     // never moved; read and written only while `spinLock` is held (`withLock`, or between `lock()` and
     // `unlock()`), which serialises every access and orders each holder's writes before the next
     // holder's reads. The lock is not recursive and the sections never re-enter it, so no two accesses
-    // overlap. The owner is not copyable, so the memory has one owner and is freed once.
+    // overlap. The memory belongs to this object alone, which frees it once.
     @usableFromInline let storage: UnsafeMutablePointer<Value>
 
     @usableFromInline
@@ -29,13 +29,6 @@ struct SpinLockedValue<Value>: ~Copyable, @unchecked Sendable {
         storage.deallocate()
     }
 
-    /// The value, in place: only between ``lock()`` and ``unlock()``.
-    @inlinable
-    var value: Value {
-        unsafeAddress { .init(storage) }
-        nonmutating unsafeMutableAddress { storage }
-    }
-
     /// Runs `body` with exclusive access to the value. `body` must be short and must not call out.
     @inlinable @inline(__always)
     func withLock<Result>(_ body: (inout Value) throws -> Result) rethrows -> Result {
@@ -45,7 +38,8 @@ struct SpinLockedValue<Value>: ~Copyable, @unchecked Sendable {
     }
 
     /// Takes the lock, for a critical section written out between `lock()` and ``unlock()`` rather than
-    /// in a closure: one that moves a value into ``value``, which a closure could only copy. The section
+    /// in a closure: one that moves a value into the value at ``storage``, which a closure could only
+    /// copy. The section
     /// must be short, must not call out, and must end with ``unlock()`` on every path.
     @inlinable @inline(__always)
     func lock() {
