@@ -128,10 +128,10 @@ final class MiddlewareChain<State, Action>: Sendable {
     /// the environment of the node the chain is attached to, without the run's bookkeeping; the engine
     /// keeps the action where the inbox handed it over.
     func observe(_ action: borrowing Action) {
-        guard let first, let nodeEnvironment else {
-            preconditionFailure("Internal inconsistency: a chain that does not only observe was asked to")
-        }
-        first.tapThrough(action, environment: nodeEnvironment)
+        precondition(onlyObserves, "Internal inconsistency: a chain that does not only observe was asked to")
+        // `onlyObserves` says both are set; read with `!` where they are used, they are borrowed, as in
+        // `run(_:_:)`.
+        first!.tapThrough(action, environment: nodeEnvironment!)
     }
 
     /// Notes that an action starts at the middleware at `level`, in `environment`; returns the action's

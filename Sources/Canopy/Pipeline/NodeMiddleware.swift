@@ -47,11 +47,6 @@ final class NodeMiddleware<Action>: Sendable {
         self.run = run
         self.observe = observe
     }
-
-    @inline(__always)
-    func callAsFunction(_ action: inout Action, _ startIndex: Int) -> MiddlewareResult {
-        run(&action, startIndex)
-    }
 }
 
 /// What was attached to a node with `use(_:)` and its siblings, kept to rebuild the chain when more is

@@ -475,7 +475,7 @@ final class StoreTree: @unchecked Sendable {
             let start = depth == entry.resumeDepth ? entry.middlewareStart : 0
             // Safety: `process`'s caller holds the node, whose box holds the middleware (see
             // `attachedMiddleware`).
-            return node.attachedMiddleware._withUnsafeGuaranteedRef { $0(&action, start) }
+            return node.attachedMiddleware._withUnsafeGuaranteedRef { $0.run(&action, start) }
         }
         return runMiddlewareChains(&action, at: node, entry: entry)
     }

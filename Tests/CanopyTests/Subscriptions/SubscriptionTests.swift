@@ -80,7 +80,12 @@ import Testing
         var store: StateStore<Int, Int>? = counter()
         let queue = store!.queue
         let recorder = StateRecorder<Int>()
-        let (subscription, watcher) = subscribeDeduplicating(capturing: Tracked(), to: store!, recorder: recorder)
+        let (subscription, watcher) = subscribeCapturing(
+            Tracked(),
+            to: store!,
+            recorder: recorder,
+            removingDuplicates: true
+        )
         #expect(await recorder.waitFor(count: 1) == [0])
         store = nil
         await settle(queue)  // the node goes, and with it the observer
@@ -286,27 +291,21 @@ import Testing
         return (subscription, WeakRef(captured))
     }
 
-    private func subscribeDeduplicating(
-        capturing captured: Tracked,
-        to store: StateStore<Int, Int>,
-        recorder: StateRecorder<Int>
-    ) -> (Subscription, WeakRef<Tracked>) {
-        let subscription = store.subscribe(removeStateDuplicates: .keyPath(\.self)) { state in
-            _ = captured
-            recorder.record(state)
-        }
-        return (subscription, WeakRef(captured))
-    }
-
+    /// Subscribes a handler that captures `captured`, plain or deduplicating.
     private func subscribeCapturing(
         _ captured: Tracked,
         to store: StateStore<Int, Int>,
-        recorder: StateRecorder<Int>
+        recorder: StateRecorder<Int>,
+        removingDuplicates: Bool = false
     ) -> (Subscription, WeakRef<Tracked>) {
-        let subscription = store.subscribe { state in
+        let handler: @Sendable (Int) -> Void = { state in
             _ = captured
             recorder.record(state)
         }
+        let subscription =
+            removingDuplicates
+            ? store.subscribe(removeStateDuplicates: .keyPath(\.self), handler)
+            : store.subscribe(handler)
         return (subscription, WeakRef(captured))
     }
 }
