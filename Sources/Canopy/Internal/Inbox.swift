@@ -70,13 +70,16 @@ final class Inbox<Action: Sendable>: TreeInbox, @unchecked Sendable {
     @inline(__always)
     private func push(_ action: Action, for receiver: any InboxReceiver, extras: InboxBuffer.TargetExtras?) -> Bool {
         lock.withLock {
-            if state.pending.isFull || state.pending.targetsAreFull {
+            if state.pending.isFull {
                 growPending()
             }
+            // The targets are moved out and back, so that the append, which may grow the array, runs
+            // outside any access to `state`.
+            var targets: [InboxBuffer.Target] = []
+            swap(&targets, &state.pending.targets)
+            targets.append(InboxBuffer.Target(position: state.pending.count, receiver: receiver, extras: extras))
+            swap(&targets, &state.pending.targets)
             state.pending.appendWithinCapacity(action)
-            state.pending.appendTargetWithinCapacity(
-                (position: state.pending.count - 1, receiver: receiver, extras: extras)
-            )
             return state.claimDrain()
         }
     }
@@ -94,18 +97,13 @@ final class Inbox<Action: Sendable>: TreeInbox, @unchecked Sendable {
         }
     }
 
-    /// Under the lock: makes room for one more action and one more target in the pending buffer, on the
-    /// buffer moved out of `state`.
+    /// Under the lock: makes room for one more action in the pending buffer, on the buffer moved out of
+    /// `state`.
     @inline(never)
     private func growPending() {
         var pending = InboxBuffer()
         swap(&pending, &state.pending)
-        if pending.isFull {
-            pending.grow(Action.self)
-        }
-        if pending.targetsAreFull {
-            pending.growTargets()
-        }
+        pending.grow(Action.self)
         swap(&pending, &state.pending)
     }
 
@@ -150,7 +148,7 @@ final class Inbox<Action: Sendable>: TreeInbox, @unchecked Sendable {
     private func keepAsSpare(_ batch: inout InboxBuffer) {
         // The buffers own raw memory, so one that is dropped must own none.
         assert(
-            state.spare.actions == nil && state.spare.targets == nil && batch.count == 0 && batch.targetCount == 0,
+            state.spare.actions == nil && batch.count == 0 && batch.targets.isEmpty,
             "Internal inconsistency: an inbox buffer with memory or entries was dropped"
         )
         swap(&state.spare, &batch)
@@ -173,7 +171,7 @@ final class Inbox<Action: Sendable>: TreeInbox, @unchecked Sendable {
                 afterEach()
                 nextWork += 1
             }
-            if nextTarget < batch.targetCount, batch.targetPosition(at: nextTarget) == index {
+            if nextTarget < batch.targets.count, batch.targets[nextTarget].position == index {
                 batch.deliver(target: nextTarget, Action.self)
                 afterEach()
                 nextTarget += 1
@@ -188,9 +186,8 @@ final class Inbox<Action: Sendable>: TreeInbox, @unchecked Sendable {
         }
         batch.count = 0
         batch.works.removeAll(keepingCapacity: true)
-        // Every target was moved out by `deliver`.
-        assert(nextTarget == batch.targetCount, "Internal inconsistency: an inbox target was not delivered")
-        batch.targetCount = 0
+        assert(nextTarget == batch.targets.count, "Internal inconsistency: an inbox target was not delivered")
+        batch.targets.removeAll(keepingCapacity: true)
     }
 }
 
@@ -272,7 +269,13 @@ struct InboxState: Sendable {
     }
 }
 
-/// A batch of inbox entries: actions in raw memory, and the work items that run between them.
+/// A batch of inbox entries: actions in raw memory, the entries among them that go to a receiver, and the
+/// work items that run between them.
+///
+/// Only the actions are raw memory: their type is the inbox's `Action`, and an array of it would look up
+/// its metadata in the runtime's caches on every push from the library's unspecialised code
+/// (Docs/Performance.md, "Where the engine stands"). The targets and the work items are arrays of types
+/// the library knows, checked like any array.
 // Safety: Sendable by hand: a buffer moves between threads whole, with one owner at a time (note below).
 struct InboxBuffer: @unchecked Sendable {
     // Safety: a buffer has one owner at a time: the inbox's lock while it collects pending entries or
@@ -281,10 +284,7 @@ struct InboxBuffer: @unchecked Sendable {
     // of them initialised; only `Inbox<Action>` touches it, always with that type. An action for a
     // receiver (`Target`) is moved out by the receiver from the address `deliver(target:_:)` hands it, or
     // deinitialised when its run is over; `run` then treats the slot as empty like every other one it
-    // moved from. `targets` is memory for `targetCapacity` targets, the first `targetCount` of them
-    // initialised until `run` delivers them: `deliver` moves each out, and `run` then sets the count to
-    // zero.
-    // Both blocks come from `InboxMemory` and go back to it.
+    // moved from. The block comes from Swift's allocator (`grow`) and goes back to it.
     struct Work {
         /// The number of actions pushed before this work item.
         let position: Int
@@ -294,18 +294,18 @@ struct InboxBuffer: @unchecked Sendable {
 
     /// An action pushed for a node other than the root, or through a weak handle, or by an effect run.
     ///
-    /// 32 bytes: what only some entries carry is in ``TargetExtras``, so a plain dispatch to a child
-    /// stores, retains and releases no more than its receiver, and a burst of them moves less memory
-    /// as the buffer grows. Kept in raw memory, moved in and moved out: an array's append checked its
-    /// uniqueness and capacity, delivering wrote `nil` back into the fields it took, and emptying it
-    /// destroyed each entry again, two releases of nothing (about 50 instructions per child action).
-    /// A tuple, so that delivering moves it out into its three parts without copying any of them (a
-    /// struct's fields read from a moved-out struct were copied, and the receiver retained once more).
-    ///
-    /// - `position`: the action's index in the buffer.
-    /// - `receiver`: released when the action is handled, so the node can go at once.
-    /// - `extras`: the run, entry context and completion of the action, unless they are the defaults.
-    typealias Target = (position: Int, receiver: any InboxReceiver, extras: TargetExtras?)
+    /// What only some entries carry is in ``TargetExtras``, so a plain dispatch to a child stores,
+    /// retains and releases no more than its receiver. Delivering takes the receiver and the extras out
+    /// (`nil` left behind), so they go as soon as the action is handled.
+    struct Target {
+        /// The action's index in the buffer.
+        let position: Int
+        /// Taken when the action is handled, so the node can go at once.
+        var receiver: (any InboxReceiver)?
+        /// The run, entry context and completion of the action, unless they are the defaults; taken with
+        /// the receiver.
+        var extras: TargetExtras?
+    }
 
     /// What an entry carries besides its receiver, when it carries anything.
     final class TargetExtras: Sendable {
@@ -325,52 +325,15 @@ struct InboxBuffer: @unchecked Sendable {
     /// The capacity a buffer keeps across idle periods.
     static let retainedCapacity = 1_024
 
-    // Safety: `actions` and `targets` are the two blocks described at the top of the struct: owned by
-    // the buffer's one owner, allocated and freed through `InboxMemory`, initialised up to the counts.
+    // Safety: `actions` is the block described at the top of the struct: owned by the buffer's one owner,
+    // allocated by `grow` and freed by its owner, initialised up to `count`.
     var actions: UnsafeMutableRawPointer?
     var capacity = 0
     var count = 0
     var works: [Work] = []
-    var targets: UnsafeMutablePointer<Target>?
-    var targetCapacity = 0
-    var targetCount = 0
+    var targets: [Target] = []
 
     var isEmpty: Bool { count == 0 && works.isEmpty }
-
-    /// Whether the targets' block has no room for one more.
-    var targetsAreFull: Bool { targetCount == targetCapacity }
-
-    /// Adds `target` after the others; the block has room for it (``targetsAreFull`` is `false`).
-    @inline(__always)
-    mutating func appendTargetWithinCapacity(_ target: consuming Target) {
-        precondition(targetCount < targetCapacity, "Internal inconsistency: an inbox buffer was full")
-        // Safety: `targetCount < targetCapacity`, so `targets` is allocated there.
-        (targets! + targetCount).initialize(to: target)
-        targetCount += 1
-    }
-
-    /// The position of the target at `index`, which is below ``targetCount``.
-    func targetPosition(at index: Int) -> Int {
-        // Safety: `index < targetCount`, so the target is initialised.
-        targets![index].position
-    }
-
-    /// Deinitialises the targets not yet delivered and frees their memory.
-    mutating func releaseTargets() {
-        guard let targets else { return }
-        // Safety: the first `targetCount` targets are initialised.
-        targets.deinitialize(count: targetCount)
-        InboxMemory.deallocate(targets)
-        self.targets = nil
-        targetCapacity = 0
-        targetCount = 0
-    }
-
-    mutating func growTargets() {
-        let newCapacity = Swift.max(16, targetCapacity * 2)
-        targets = InboxMemory.grown(targets, count: targetCount, toCapacity: newCapacity)
-        targetCapacity = newCapacity
-    }
 
     /// Whether the actions' block has no room for one more.
     var isFull: Bool { count == capacity }
@@ -387,19 +350,19 @@ struct InboxBuffer: @unchecked Sendable {
     /// Frees what a burst made this empty buffer keep beyond ``retainedCapacity`` entries of each kind,
     /// before it waits as the spare: an idle tree holds on to little.
     mutating func trimForSpare() {
-        assert(count == 0 && targetCount == 0, "Internal inconsistency: a buffer with entries was trimmed")
+        assert(count == 0 && targets.isEmpty, "Internal inconsistency: a buffer with entries was trimmed")
         if capacity > InboxBuffer.retainedCapacity {
             // Safety: the buffer holds no entries (asserted above: every caller empties it first, `run`
             // by moving each entry out), so its memory holds nothing to deinitialise.
-            InboxMemory.deallocate(actions)
+            actions?.deallocate()
             actions = nil
             capacity = 0
         }
         if works.capacity > InboxBuffer.retainedCapacity {
             works = []
         }
-        if targetCapacity > InboxBuffer.retainedCapacity {
-            releaseTargets()
+        if targets.capacity > InboxBuffer.retainedCapacity {
+            targets = []
         }
     }
 
@@ -419,23 +382,26 @@ struct InboxBuffer: @unchecked Sendable {
     /// Not inlined: in the drain's loop, its code made every plain action to the root pay more.
     @inline(never)
     mutating func deliver<Action>(target index: Int, _: Action.Type) {
-        // Moved out into its parts: nothing is retained, and the receiver goes when this call ends.
-        // Safety: `index` is below `targetCount` (the caller iterates them), and each target is
-        // delivered once; `run` then counts them all as moved out.
-        let (position, receiver, extras) = (targets! + index).move()
-        let action = slot(position, Action.self)
+        // Taken out of the entry: the receiver and the extras go when this call ends.
+        let position = targets[index].position
+        let extras = targets[index].extras.take()
+        guard let receiver = targets[index].receiver.take() else {
+            preconditionFailure("Internal inconsistency: an inbox target was delivered twice")
+        }
+        // Safety: the initialised slot at `position`, valid for this call; the receiver moves the action
+        // out of it, or it is deinitialised here, so either way `run` may count it empty.
+        let action = UnsafeMutableRawPointer(slot(position, Action.self))
         guard let extras else {
             // A plain dispatch: no run to check, the default entry context, no completion.
-            _ = receiver.receiveAction(at: UnsafeMutableRawPointer(action), entry: EntryContext())
+            _ = receiver.receiveAction(at: action, entry: EntryContext())
             return
         }
         let outcome: ProcessOutcome
-        // Safety: `action` is the initialised slot at `position`; the receiver moves it out, or it is
-        // deinitialised here, so either way `run` may count it empty.
         if extras.run?.isCurrent ?? true {
-            outcome = receiver.receiveAction(at: UnsafeMutableRawPointer(action), entry: extras.entry)
+            outcome = receiver.receiveAction(at: action, entry: extras.entry)
         } else {
-            action.deinitialize(count: 1)
+            // Safety: as above, an initialised `Action`.
+            action.assumingMemoryBound(to: Action.self).deinitialize(count: 1)
             outcome = .blocked
         }
         extras.completion?(outcome)
@@ -443,11 +409,11 @@ struct InboxBuffer: @unchecked Sendable {
 
     /// Deinitialises the actions and targets left and frees their memory.
     mutating func release<Action>(_: Action.Type) {
-        releaseTargets()
+        targets = []
         guard let actions else { return }
         // Safety: `actions` holds `count` initialised values of `Action`, the inbox's action type.
         actions.assumingMemoryBound(to: Action.self).deinitialize(count: count)
-        InboxMemory.deallocate(actions)
+        actions.deallocate()
         self.actions = nil
         capacity = 0
         count = 0
@@ -459,11 +425,18 @@ struct InboxBuffer: @unchecked Sendable {
         actions!.assumingMemoryBound(to: Action.self) + index
     }
 
+    /// Moves the actions into a block twice as large (16 at first) and frees the old one.
     mutating func grow<Action>(_: Action.Type) {
         let newCapacity = Swift.max(16, capacity * 2)
-        // Safety: `actions` holds `count` initialised values of `Action`, the inbox's action type.
-        let old = actions?.assumingMemoryBound(to: Action.self)
-        actions = UnsafeMutableRawPointer(InboxMemory.grown(old, count: count, toCapacity: newCapacity))
+        // Safety: a new block for `newCapacity` actions, owned by this buffer from here on.
+        let grown = UnsafeMutablePointer<Action>.allocate(capacity: newCapacity)
+        if let actions {
+            // Safety: `actions` holds `count` initialised values of `Action`, the inbox's action type;
+            // they move to the new block, and the old one, now holding nothing, is freed.
+            grown.moveInitialize(from: actions.assumingMemoryBound(to: Action.self), count: count)
+            actions.deallocate()
+        }
+        actions = UnsafeMutableRawPointer(grown)
         capacity = newCapacity
     }
 }

@@ -100,4 +100,76 @@ import Testing
         inbox = nil
         #expect(weakReceiver.object == nil)
     }
+
+    /// Counts the ``Tracked`` values of one test that are alive.
+    private final class Census: @unchecked Sendable {
+        // Safety: test-only; used on the test's thread, which runs the inbox's batches itself.
+        var alive = 0
+    }
+
+    /// Counts itself in its census while alive, so that an action copied instead of moved, or lost,
+    /// shows.
+    private final class Tracked: Sendable {
+        let value: Int
+        let census: Census
+
+        init(_ value: Int, in census: Census) {
+            self.value = value
+            self.census = census
+            census.alive += 1
+        }
+
+        deinit {
+            census.alive -= 1
+        }
+    }
+
+    /// Takes ``Tracked`` actions and keeps only their values.
+    private final class TrackedReceiver: InboxReceiver, @unchecked Sendable {
+        // Safety: test-only; used on the test's thread, which runs the inbox's batches itself.
+        var values: [Int] = []
+
+        func receiveAction(at action: UnsafeMutableRawPointer, entry: EntryContext) -> ProcessOutcome {
+            values.append(action.assumingMemoryBound(to: Tracked.self).move().value)
+            return .reduced
+        }
+    }
+
+    @Test func everyActionMovesOnceAsTheBufferGrows() {
+        // A burst grows the actions' memory from 16 entries several times: each growth moves the actions
+        // over, and the drain moves each out once. None is lost, copied or left behind.
+        let census = Census()
+        let inbox = Inbox<Tracked>()
+        let receiver = TrackedReceiver()
+        for value in 0..<1_000 {
+            if value % 3 == 0 {
+                _ = inbox.push(Tracked(value, in: census), for: receiver)
+            } else {
+                _ = inbox.push(Tracked(value, in: census))
+            }
+        }
+        #expect(census.alive == 1_000)
+        var rootValues: [Int] = []
+        var batch = inbox.takeSpare()
+        while inbox.take(&batch) {
+            inbox.run(&batch, afterEach: {}, receive: { rootValues.append($0.value) })
+        }
+        #expect(rootValues == (0..<1_000).filter { $0 % 3 != 0 })
+        #expect(receiver.values == (0..<1_000).filter { $0 % 3 == 0 })
+        #expect(census.alive == 0)
+    }
+
+    @Test func anInboxReleasedWithActionsPendingDestroysThem() {
+        let census = Census()
+        var inbox: Inbox<Tracked>? = Inbox<Tracked>()
+        let receiver = TrackedReceiver()
+        for value in 0..<100 {
+            _ = inbox?.push(Tracked(value, in: census))
+            _ = inbox?.push(Tracked(value, in: census), for: receiver)
+        }
+        #expect(census.alive == 200)
+        inbox = nil
+        #expect(census.alive == 0)
+        #expect(receiver.values.isEmpty)
+    }
 }
