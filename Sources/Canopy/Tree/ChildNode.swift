@@ -43,14 +43,12 @@ final class ChildNode<ParentState: Sendable, Local: Sendable, State: Sendable, A
         super.init(tree: parent.tree, parent: parent, sharesRootInbox: parent.sharesRootInbox)
     }
 
-    // Safety: returns the parent unretained; see the `return` below.
-    override func reduceOwn(_ action: Action) -> Unmanaged<ActionNode<Action>>? {
+    override func reduceOwn(_ action: Action) -> ActionNode<Action>? {
         reduce(with: reducer, action)
         if hasAfterReduceSteps {
             runAfterReduceSteps()
         }
-        // Safety: the parent is a `let` of this node (`parentNode`), which the caller of `reduceOwn` holds.
-        return .passUnretained(parent)
+        return parent
     }
 
     /// Runs `reducer` on the local state, and, when the node has children and `Local` can be compared,

@@ -35,11 +35,9 @@ final class MappedNode<ParentState: Sendable, ParentAction: Sendable, State: Sen
         )
     }
 
-    // Safety: returns the parent unretained or `nil`; see the `return` below.
-    override func reduceOwn(_ action: Action) -> Unmanaged<ActionNode<Action>>? {
-        if let sameActionParent {
-            // Safety: `sameActionParent` is `parent`, a `let` of this node, which the caller holds.
-            return .passUnretained(sameActionParent)
+    override func reduceOwn(_ action: Action) -> ActionNode<Action>? {
+        if sameActionParent != nil {
+            return sameActionParent
         }
         // The walk goes on with the translated action, in `continueTranslated`.
         return nil

@@ -57,8 +57,7 @@ final class RootNode<State: Sendable, Action: Sendable>: StateNode<State, Action
         tree.drain(rootInbox, root: self)
     }
 
-    // Safety: returns `nil` (the root has no parent); the cache it reduces is the root's own, below.
-    override func reduceOwn(_ action: Action) -> Unmanaged<ActionNode<Action>>? {
+    override func reduceOwn(_ action: Action) -> ActionNode<Action>? {
         tree.assertOnQueue()
         // The root's cache is its state, initialised in `init`.
         reduce(with: reducer, action)

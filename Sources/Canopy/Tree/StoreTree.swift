@@ -563,7 +563,8 @@ final class StoreTree: @unchecked Sendable {
     ///
     /// A node that translates actions (`map(actions:)`) continues the walk with the translated action
     /// by calling this again, so each translation on the path adds one stack frame; the tree's depth
-    /// alone adds none.
+    /// alone adds none (a store tree may be thousands of levels deep, and a dispatch queue's thread
+    /// has a small stack).
     @inline(__always)
     func reduceUp<Action, Path: PathRecorder>(_ action: Action, from node: ActionNode<Action>, path: inout Path) {
         path.record(node)
@@ -572,17 +573,11 @@ final class StoreTree: @unchecked Sendable {
             return
         }
         while true {
-            // Safety: `next` is an ancestor of `node`, which the caller holds (see `reduceOwn`). Taken
-            // out of its `Unmanaged` as a value, it would be retained and released.
-            let further = next._withUnsafeGuaranteedRef { next in
-                path.record(next)
-                let further = next.reduceOwn(action)
-                if further == nil {
-                    next.continueTranslated(action, path: &path)
-                }
-                return further
+            path.record(next)
+            guard let further = next.reduceOwn(action) else {
+                next.continueTranslated(action, path: &path)
+                return
             }
-            guard let further else { return }
             next = further
         }
     }
