@@ -78,10 +78,8 @@ extension StateStore {
             guard isNew else { return }
             // `flag` is the offset of the change set's `hasChanges`, a `Bool` stored inline in the entity
             // store (`changesFlagOffset`): the step runs only when the reduce recorded changes.
-            // Safety: `store` points into the node's own state at `offset`, where an `EntityStore` lives
-            // inline (`AfterReduce.run`); valid only during the step, which uses it only then.
-            access.addAfterReduce(at: offset, when: flag) { (store: UnsafeMutablePointer<EntityStore<Writer.Entity>>) in
-                drain.drain(&store.pointee)
+            access.addAfterReduce(at: offset, when: flag) { (store: inout EntityStore<Writer.Entity>) in
+                drain.drain(&store)
             }
         }
     }

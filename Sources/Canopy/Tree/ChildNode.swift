@@ -70,7 +70,7 @@ final class ChildNode<ParentState: Sendable, Local: Sendable, State: Sendable, A
     @inline(never)
     private func runAfterReduceSteps() {
         // Safety: `withUnsafeMutablePointer` gives `local`'s address for the call only.
-        withUnsafeMutablePointer(to: &local) { runAfterReduceSteps(on: UnsafeMutableRawPointer($0)) }
+        withUnsafeMutablePointer(to: &local) { runAfterReduceSteps(on: $0) }
     }
 
     override func untranslatedParent() -> ActionNode<Action>? {
@@ -170,10 +170,11 @@ final class ChildNode<ParentState: Sendable, Local: Sendable, State: Sendable, A
 
     override func addAfterReduce<Value>(_ afterReduce: AfterReduce<Value>) {
         tree.assertOnQueue()
-        addAfterReduceStep({ local in afterReduce.run(at: local) }, flagAt: afterReduce.offset + afterReduce.flag)
-        // Safety: `withUnsafeMutablePointer` gives `local`'s address for the call only; `run` writes at an
-        // offset inside `Local` (`ownStateOffset` checked it), with the `Value` type of its key path.
-        withUnsafeMutablePointer(to: &local) { afterReduce.run(at: UnsafeMutableRawPointer($0)) }
+        addAfterReduceStep(
+            { (local: inout Local) in afterReduce.run(on: &local) },
+            flagAt: afterReduce.offset + afterReduce.flag
+        )
+        afterReduce.run(on: &local)
         // The step may have changed the local state: what is cached of it here and below follows.
         if hasCache {
             recompute(makingCache: false)

@@ -19,11 +19,10 @@ class TreeNodeExtras {
     // Safety: queue-only (the note above); the walk down reads its slots through a buffer, not an access.
     final var children = ChildList()
 
-    /// The node's after-reduce steps, run in the order added on its own state's address right after its
-    /// reducer, once some are added (``TreeNode/addAfterReduceStep(_:flagAt:)``): in the box, so that the
-    /// nodes that have none, nearly all, keep no room for them.
-    // Safety: queue-only, as `children`; read as a copy before the call, so no access spans it.
-    final var afterReduceSteps: (@Sendable (UnsafeMutableRawPointer) -> Void)?
+    /// The node's after-reduce steps (an ``AfterReduceSteps`` of its own state's type), run in the order
+    /// added right after its reducer, once some are added (``TreeNode/addAfterReduceStep(_:flagAt:)``):
+    /// in the box, so that the nodes that have none, nearly all, keep no room for them.
+    final var afterReduceSteps: AnyObject?
     /// How many steps `afterReduceSteps` runs.
     final var afterReduceStepCount = 0
     /// While there is one step: where its flag lies in the own state, in bytes.

@@ -62,8 +62,7 @@ final class RootNode<State: Sendable, Action: Sendable>: StateNode<State, Action
         // The root's cache is its state, initialised in `init`.
         reduce(with: reducer, action)
         if hasAfterReduceSteps {
-            // Safety: the cache is the root's state, initialised, owned by the node's box for the node's life.
-            runAfterReduceSteps(on: UnsafeMutableRawPointer(cache))
+            runAfterReduceSteps(on: cache)
         }
         return nil
     }
@@ -101,9 +100,11 @@ final class RootNode<State: Sendable, Action: Sendable>: StateNode<State, Action
 
     override func addAfterReduce<Value>(_ afterReduce: AfterReduce<Value>) {
         tree.assertOnQueue()
-        addAfterReduceStep({ state in afterReduce.run(at: state) }, flagAt: afterReduce.offset + afterReduce.flag)
-        // Safety: the cache is the root's state, initialised, and owned by the node's box for the node's life.
-        afterReduce.run(at: UnsafeMutableRawPointer(cache))
+        addAfterReduceStep(
+            { (state: inout State) in afterReduce.run(on: &state) },
+            flagAt: afterReduce.offset + afterReduce.flag
+        )
+        afterReduce.run(on: &cache.pointee)
         // The step may have changed the state: what is cached of it below follows.
         refreshCachesBelow()
     }

@@ -182,13 +182,12 @@ class TreeNode: @unchecked Sendable {
 
     /// On the queue: adds `step` after this node's after-reduce steps, in its box; `flag` is where the
     /// `Bool` that says whether the step has work lies in the node's own state, in bytes.
-    // Safety: `step` gets the address of the node's own state, valid for its call only (see `AfterReduce`).
-    final func addAfterReduceStep(_ step: @escaping @Sendable (UnsafeMutableRawPointer) -> Void, flagAt flag: Int) {
+    final func addAfterReduceStep<Own>(_ step: @escaping @Sendable (inout Own) -> Void, flagAt flag: Int) {
         let extras = madeExtras
-        let earlier = extras.afterReduceSteps
-        extras.afterReduceSteps = { state in
-            earlier?(state)
-            step(state)
+        let earlier = extras.afterReduceSteps.map(Self.steps(of: Own.self))
+        extras.afterReduceSteps = AfterReduceSteps<Own> { own in
+            earlier?.run(&own)
+            step(&own)
         }
         extras.afterReduceStepCount += 1
         extras.soleStepFlag = flag
@@ -196,15 +195,31 @@ class TreeNode: @unchecked Sendable {
     }
 
     /// On the queue, once the reducer ran, for a node with after-reduce steps: runs them on its own
-    /// state, at `state`. With one step, its flag is read here, so that an action that gives the step
-    /// nothing to do costs a load, not a call of the steps (with a retain and a release of their closure).
-    // Safety: `state` is the address of the node's own state, valid for the call; `soleStepFlag` is the
-    // offset of a `Bool` inside it (see `AfterReduce`).
+    /// state, at `own`. With one step, its flag is read here, so that an action that gives the step
+    /// nothing to do costs a load, not a cast and a call of the steps. The state comes by address, not
+    /// `inout` through `withUnsafeBytes(of:)`, which the compiler does not inline in code generic over
+    /// the state.
+    // Safety: `own` is the address of the node's own state, valid for the call.
     @inline(__always)
-    final func runAfterReduceSteps(on state: UnsafeMutableRawPointer) {
+    final func runAfterReduceSteps<Own>(on own: UnsafeMutablePointer<Own>) {
         guard let extras else { return }
-        if extras.afterReduceStepCount > 1 || state.load(fromByteOffset: extras.soleStepFlag, as: Bool.self) {
-            extras.afterReduceSteps?(state)
+        let hasWork =
+            extras.afterReduceStepCount > 1
+            // Safety: `soleStepFlag` is the offset of a `Bool` inside `own` (checked to lie inside its
+            // value when the step was added).
+            || UnsafeRawPointer(own).load(fromByteOffset: extras.soleStepFlag, as: Bool.self)
+        if hasWork, let steps = extras.afterReduceSteps {
+            Self.steps(of: Own.self)(steps).run(&own.pointee)
+        }
+    }
+
+    /// Casts a node's after-reduce steps back to the type of its own state, which they were made for.
+    private static func steps<Own>(of _: Own.Type) -> (AnyObject) -> AfterReduceSteps<Own> {
+        { steps in
+            guard let typed = steps as? AfterReduceSteps<Own> else {
+                preconditionFailure("Internal inconsistency: after-reduce steps of another state type")
+            }
+            return typed
         }
     }
 

@@ -111,9 +111,9 @@ import Testing
 
         let added = StateRecorder<Bool>()
         let drain: AfterReduceStep<Tally> = { tally in
-            tally.pointee.drained += tally.pointee.pending
-            tally.pointee.pending = 0
-            tally.pointee.hasPending = false
+            tally.drained += tally.pending
+            tally.pending = 0
+            tally.hasPending = false
         }
         let flag = try #require(MemoryLayout<Tally>.offset(of: \.hasPending))
         if atRoot {
