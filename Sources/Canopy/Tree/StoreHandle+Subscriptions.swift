@@ -23,7 +23,7 @@ extension StoreHandle {
         removeDuplicates equating: Equating<State>?,
         _ handler: @escaping @Sendable (State) -> Void
     ) -> Subscription {
-        let id = UUID()
+        let id = SubscriptionIDs.next()
         let gate = CallGate(id: id, host: observerHost, callingThread: tree.callingThread)
         // Not `equating.map`: its generic result would wrap the check in two reabstraction thunks,
         // called for every state.
