@@ -29,7 +29,10 @@ final class ProjectionFilter<State, Last: LastProjection>: @unchecked Sendable {
     @exclusivity(unchecked) var last = Last.none
 
     @inlinable
-    init(project: @escaping @Sendable (State) -> Last.Projection, passed: @escaping @Sendable (State) -> ObserverStatus) {
+    init(
+        project: @escaping @Sendable (State) -> Last.Projection,
+        passed: @escaping @Sendable (State) -> ObserverStatus
+    ) {
         self.project = project
         self.passed = passed
     }
