@@ -412,6 +412,14 @@ class StateNode<State: Sendable, Action: Sendable>: ActionNode<Action>, StoreHan
         self
     }
 
+    final func enqueueRemoval(of gate: CallGate) {
+        let tree = self.tree
+        if tree.cancelledGates.add(gate) {
+            // Captures the tree only, which is then the work item's context: nothing more is allocated.
+            enqueueWork { tree.cancelledGates.removeObservers() }
+        }
+    }
+
     // MARK: Dispatch
 
     func dispatch(_ action: Action) {
