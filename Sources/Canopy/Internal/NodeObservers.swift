@@ -65,7 +65,7 @@ struct NodeObservers<State> {
     mutating func movedIntoList() -> ObserverStorage<State>? {
         guard let single else { return nil }
         let made = ObserverStorage<State>.make(capacity: 2)
-        _ = made.append(single)
+        _ = made.append(id: single.id, observe: single.observe)
         self.single = nil
         return made
     }

@@ -7,17 +7,18 @@
 /// *projection* reads the key path once per state, where comparing the last state with the new one
 /// through the predicate reads it twice. The equating makes it where it is made
 /// (``Equating/makeCheck``), so ``check(_:)`` is compiled for the state's and the projection's types
-/// there, and the node's observer closure calls it directly.
+/// there, and the node's observer closure calls it directly. What it remembers is a `Last`, the
+/// projection's optional (``LastProjection``), which its metadata then carries for its `deinit`.
 @usableFromInline
 // Safety: Sendable by hand: its one `var` is confined to the subscribing tree's queue (note below).
-final class ProjectionFilter<State, Value: Equatable>: @unchecked Sendable {
+final class ProjectionFilter<State, Last: LastProjection>: @unchecked Sendable {
     // Safety: `last` is read and written only in `check`, which runs only on the subscribing tree's
     // serial queue: it is called by the observer closure of one subscription (`Equating.makeCheck`
     // makes one filter per subscription), which the node calls only there. The queue serialises every
     // access, and no access spans a call out (`project` runs before it, `passed` after it), so the
     // dynamic exclusivity check is skipped.
     @usableFromInline
-    let project: @Sendable (State) -> Value
+    let project: @Sendable (State) -> Last.Projection
 
     /// What a state that is not a duplicate goes on to: the subscription's delivery.
     @usableFromInline
@@ -25,10 +26,13 @@ final class ProjectionFilter<State, Value: Equatable>: @unchecked Sendable {
 
     // Safety: only `check` touches it, on the tree's queue, with no call out during the access.
     @usableFromInline
-    @exclusivity(unchecked) var last: Value?
+    @exclusivity(unchecked) var last = Last.none
 
     @inlinable
-    init(project: @escaping @Sendable (State) -> Value, passed: @escaping @Sendable (State) -> ObserverStatus) {
+    init(
+        project: @escaping @Sendable (State) -> Last.Projection,
+        passed: @escaping @Sendable (State) -> ObserverStatus
+    ) {
         self.project = project
         self.passed = passed
     }
@@ -38,10 +42,10 @@ final class ProjectionFilter<State, Value: Equatable>: @unchecked Sendable {
     @inlinable
     func check(_ state: State) -> ObserverStatus {
         let value = project(state)
-        if let last, last == value {
+        if last.holds(value) {
             return .active
         }
-        last = value
+        last = Last(value)
         return passed(state)
     }
 }

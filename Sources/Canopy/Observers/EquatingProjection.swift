@@ -25,7 +25,7 @@ final class EquatingProjection<State, Value: Equatable & Sendable>: Sendable {
     func makeCheck(
         passed: @escaping @Sendable (State) -> ObserverStatus
     ) -> @Sendable (State) -> ObserverStatus {
-        let filter = ProjectionFilter(project: project, passed: passed)
+        let filter = ProjectionFilter<State, Value?>(project: project, passed: passed)
         // One capture, the filter, which is then the closure's context: nothing more is allocated for
         // it, and each call reads one pointer.
         return { filter.check($0) }

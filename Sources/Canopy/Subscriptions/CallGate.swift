@@ -111,13 +111,13 @@ final class CallGate: Sendable {
 extension CallGate: HandlerGate {
     func cancel() {
         guard close(), let host else { return }
-        // The work item holds this gate, not the node: it captures nothing else, so it needs no context
-        // of its own, and a removal waiting in the inbox does not keep the node, which may go meanwhile.
-        host.enqueueWork { self.removeObserver() }
+        // The batch holds this gate, not the node: a removal waiting for the queue does not keep the
+        // node, which may go meanwhile.
+        host.enqueueRemoval(of: self)
     }
 
     /// On the tree's queue: removes the observer from its node, if the node is still there.
-    private func removeObserver() {
+    func removeObserver() {
         host?.removeObserver(id: id)
     }
 }

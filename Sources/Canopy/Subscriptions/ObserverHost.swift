@@ -16,4 +16,8 @@ protocol ObserverHost: AnyObject, Sendable {
 
     /// On the tree's queue: removes the observer with `id`, if the node has it.
     func removeObserver(id: UUID)
+
+    /// From any thread: has the tree's queue remove the observer of `gate`, which was just closed, with
+    /// those of the other gates cancelled meanwhile (``CancelledGates``).
+    func enqueueRemoval(of gate: CallGate)
 }

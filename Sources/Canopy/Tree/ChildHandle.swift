@@ -72,8 +72,8 @@ final class ChildHandle<State: Sendable, Action: Sendable>: StoreHandle, InboxRe
 
     var stateIfAlive: State? { node.stateIfAlive }
 
-    func addObserver(_ observer: Observer<State>) {
-        node.addObserver(observer)
+    func addObserver(id: UUID, observe: @escaping Observer<State>.StateHandler) {
+        node.addObserver(id: id, observe: observe)
     }
 
     func removeObserver(id: UUID) {

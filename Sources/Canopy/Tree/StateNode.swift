@@ -276,22 +276,24 @@ class StateNode<State: Sendable, Action: Sendable>: ActionNode<Action>, StoreHan
         observers.notify(state, list: list)
     }
 
-    final func addObserver(_ observer: Observer<State>) {
+    final func addObserver(id: UUID, observe: @escaping Observer<State>.StateHandler) {
         tree.assertOnQueue()
-        if slot(of: observer.id) == nil {
+        if slot(of: id) == nil {
             // A node that nothing keeps any more is on its way out: like a freed one, it takes no
             // observer.
             guard attach() else { return }
+            // The observer is made where it is kept: one made here and copied there would be destroyed
+            // here afterwards, through its metadata (a lookup by hashing, code generic over the state).
             let slot: Int
             if let list = listWithRoomForObserver() {
-                slot = list.append(observer)
+                slot = list.append(id: id, observe: observe)
             } else {
-                observers.single = observer
+                observers.single = Observer(id: id, observe: observe)
                 slot = 0
             }
             listenersChanged()
             if let observerIndex {
-                if !observerIndex.insert(observer.id, slot: slot) {
+                if !observerIndex.insert(id, slot: slot) {
                     rebuildObserverIndex()
                 }
             } else if observerCount > Self.observerIndexThreshold {
@@ -300,10 +302,10 @@ class StateNode<State: Sendable, Action: Sendable>: ActionNode<Action>, StoreHan
         }
         let current = state
         let outer = tree.callingThread.enter()
-        let status = observer.observe(current)
+        let status = observe(current)
         tree.callingThread.leave(restoring: outer)
         if status == .dead {
-            removeObserver(id: observer.id)
+            removeObserver(id: id)
         }
     }
 
@@ -408,6 +410,14 @@ class StateNode<State: Sendable, Action: Sendable>: ActionNode<Action>, StoreHan
 
     final var observerHost: (any ObserverHost)? {
         self
+    }
+
+    final func enqueueRemoval(of gate: CallGate) {
+        let tree = self.tree
+        if tree.cancelledGates.add(gate) {
+            // Captures the tree only, which is then the work item's context: nothing more is allocated.
+            enqueueWork { tree.cancelledGates.removeObservers() }
+        }
     }
 
     // MARK: Dispatch

@@ -9,7 +9,7 @@ import Foundation
 extension StoreHandle {
     /// Adds `observer` on the queue; it receives the current state first.
     func subscribe(_ observer: Observer<State>) {
-        enqueue { self.addObserver(observer) }
+        enqueue { self.addObserver(id: observer.id, observe: observer.observe) }
     }
 
     /// Adds an observer that calls `handler` until the returned token is cancelled or released.
@@ -23,7 +23,7 @@ extension StoreHandle {
         removeDuplicates equating: Equating<State>?,
         _ handler: @escaping @Sendable (State) -> Void
     ) -> Subscription {
-        let id = UUID()
+        let id = SubscriptionIDs.next()
         let gate = CallGate(id: id, host: observerHost, callingThread: tree.callingThread)
         // Not `equating.map`: its generic result would wrap the check in two reabstraction thunks,
         // called for every state.
@@ -36,9 +36,9 @@ extension StoreHandle {
         } else {
             observe = deliver
         }
-        // The observer is made on the queue: each place that handles an `Observer<State>` here, in code
-        // generic over the handle, looks up its metadata (a hashed lookup of some 300 instructions).
-        enqueue { self.addObserver(Observer(id: id, observe: observe)) }
+        // The node makes the observer: each place that handles an `Observer<State>` here, in code generic
+        // over the handle, looks up its metadata (a hashed lookup of some 300 instructions).
+        enqueue { self.addObserver(id: id, observe: observe) }
         return Subscription(gate: gate)
     }
 

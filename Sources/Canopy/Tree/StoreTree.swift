@@ -51,6 +51,8 @@ final class StoreTree: @unchecked Sendable {
     let callingThread = CallingThread()
     /// The one observer of the tree's runtime events, if any.
     let diagnostics: (any StoreDiagnostics)?
+    /// The gates of cancelled subscriptions whose observers wait to be removed, in one batch.
+    let cancelledGates = CancelledGates()
     /// Whether some node of the tree has middleware (then `process` runs the middleware stage).
     // Safety: written by `middlewareAttached` (which asserts the queue), read by `process`: on the queue only.
     private(set) var hasMiddleware = false

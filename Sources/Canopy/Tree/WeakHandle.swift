@@ -81,8 +81,8 @@ final class WeakHandle<State: Sendable, Action: Sendable>: StoreHandle {
         target?.state
     }
 
-    func addObserver(_ observer: Observer<State>) {
-        target?.addObserver(observer)
+    func addObserver(id: UUID, observe: @escaping Observer<State>.StateHandler) {
+        target?.addObserver(id: id, observe: observe)
     }
 
     func removeObserver(id: UUID) {

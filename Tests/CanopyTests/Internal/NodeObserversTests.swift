@@ -34,7 +34,7 @@ import Testing
                 return 0
             }
             #expect(list.hasRoom)
-            return list.append(observer)
+            return list.append(id: observer.id, observe: observer.observe)
         }
 
         mutating func notify(_ state: Int) -> [Int]? {

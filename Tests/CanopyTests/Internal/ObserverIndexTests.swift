@@ -12,15 +12,11 @@ import Testing
         return bytes.withUnsafeBytes { UUID(uuid: $0.load(as: uuid_t.self)) }
     }
 
-    private func observer(_ number: Int) -> Observer<Int> {
-        Observer(id: id(number)) { _ in .active }
-    }
-
     /// A list holding observers 0..<count in slots 0..<count.
     private func list(of count: Int) -> ObserverStorage<Int> {
         let storage = ObserverStorage<Int>.make(capacity: count)
         for number in 0..<count {
-            #expect(storage.append(observer(number)) == number)
+            #expect(storage.append(id: id(number)) { _ in .active } == number)
         }
         return storage
     }
@@ -55,7 +51,7 @@ import Testing
         let index = ObserverIndex.make(for: storage)  // 16 buckets: room for 12
         var inserted = 0
         for number in 0..<64 {
-            let slot = storage.append(observer(number))
+            let slot = storage.append(id: id(number)) { _ in .active }
             guard index.insert(id(number), slot: slot) else { break }
             inserted += 1
         }
@@ -77,7 +73,7 @@ import Testing
         var index = ObserverIndex.make(for: storage)
         var rebuilds = 0
         for number in 0..<256 {
-            let slot = storage.append(observer(number))
+            let slot = storage.append(id: id(number)) { _ in .active }
             if !index.insert(id(number), slot: slot) {
                 index = ObserverIndex.make(for: storage)
                 rebuilds += 1

@@ -1,0 +1,42 @@
+/// The gates of a tree's subscriptions that were cancelled since the tree's queue last removed their
+/// observers: cancelling adds its gate here, and one work item removes the observers of every gate
+/// added by then.
+///
+/// A work item per cancel cost each one a push onto the tree's inbox and a run of the item on the
+/// queue; cancelling many subscriptions at once now pays for one. The first gate added to an empty
+/// batch enqueues the work item (``StateNode/enqueueRemoval(of:)``), which takes the whole batch when it
+/// runs; a gate added after that starts a new batch, and a new work item. So every gate's observer is
+/// removed by the first work item that runs after its cancel, as soon as when it had one of its own.
+///
+/// A cancel has already closed its gate when it adds it here: the handler is never called again,
+/// whenever the removal runs. An observer whose removal runs before its own addition (a subscription
+/// made and cancelled while an earlier batch waited in the inbox) goes as soon as it is added: its first
+/// call finds its gate closed, answers `.dead`, and the node removes it.
+struct CancelledGates: Sendable {
+    /// The gates added since the last batch was taken. Not `Mutex`: see ``LockedValue``.
+    private let gates = LockedValue<[CallGate]>([])
+
+    /// From any thread: adds `gate` to the batch; returns whether the batch was empty, in which case
+    /// the caller enqueues the work item that runs ``removeObservers()``.
+    func add(_ gate: CallGate) -> Bool {
+        gates.withLock { gates in
+            gates.append(gate)
+            return gates.count == 1
+        }
+    }
+
+    /// From any thread: how many gates wait in the batch (tests look at it).
+    var count: Int {
+        gates.withLock { $0.count }
+    }
+
+    /// On the tree's queue: takes the batch and removes each gate's observer from its node.
+    func removeObservers() {
+        // Taken under the lock, used after it: removing an observer releases what its handler captured,
+        // which may run any code.
+        let batch = gates.exchange([])
+        for gate in batch {
+            gate.removeObserver()
+        }
+    }
+}

@@ -1,0 +1,141 @@
+import Dispatch
+import Testing
+
+@testable import Canopy
+
+/// Cancelled subscriptions have their observers removed in batches (`CancelledGates`): every cancel
+/// made before the queue gets to the batch is removed by one work item, none is lost, and what each
+/// handler captured goes with it, without another state.
+@Suite(.timeLimit(.minutes(1))) struct CancelledGatesTests {
+    private func counter() -> StateStore<Int, Int> {
+        StateStore(0) { state, action in state += action }
+    }
+
+    /// A deduplicating subscription to `store` whose handler records each state it receives and
+    /// captures an object that nothing else holds, which the returned reference watches.
+    private func subscribe(
+        _ store: StateStore<Int, Int>,
+        recorder: StateRecorder<Int>
+    ) -> (Subscription, WeakRef<Tracked>) {
+        let captured = Tracked()
+        let subscription = store.subscribe(removeStateDuplicates: .keyPath(\.self)) { state in
+            _ = captured
+            recorder.record(state)
+        }
+        return (subscription, WeakRef(captured))
+    }
+
+    /// The number of observers of `store`'s node, read on its queue.
+    private func observerCount(_ store: StateStore<Int, Int>) async -> Int {
+        await withCheckedContinuation { continuation in
+            store.queue.async {
+                continuation.resume(returning: store.handle.stateNode!.observerListCount)
+            }
+        }
+    }
+
+    /// Blocks `store`'s queue until the returned gate is opened.
+    private func hold(_ store: StateStore<Int, Int>) -> Gate {
+        let gate = Gate()
+        store.queue.async { gate.pass() }
+        return gate
+    }
+
+    @Test func cancelsMadeWhileTheQueueIsBusyWaitInOneBatchAndAreAllRemoved() async {
+        let store = counter()
+        let recorder = StateRecorder<Int>()
+        var captured: [WeakRef<Tracked>] = []
+        var subscriptions: [Subscription] = []
+        for _ in 0..<20 {
+            let (subscription, watch) = subscribe(store, recorder: recorder)
+            subscriptions.append(subscription)
+            captured.append(watch)
+        }
+        _ = await recorder.waitFor(count: 20)
+        #expect(await observerCount(store) == 20)
+
+        let held = hold(store)
+        for subscription in subscriptions {
+            subscription.cancel()
+        }
+        let tree = store.handle.stateNode!.tree
+        #expect(tree.cancelledGates.count == 20, "every cancel waits in the one batch")
+        held.open()
+        await settle(store.queue)
+
+        #expect(tree.cancelledGates.count == 0)
+        #expect(await observerCount(store) == 0)
+        #expect(captured.allSatisfy { $0.object == nil }, "a cancelled handler kept what it captured")
+        store.dispatch(1)
+        await settle(store.queue)
+        #expect(recorder.values == Array(repeating: 0, count: 20))
+    }
+
+    @Test func aBatchTakenBeforeALaterCancelLeavesItToTheNextBatch() async {
+        let store = counter()
+        let recorder = StateRecorder<Int>()
+        let (firstSubscription, firstWatch) = subscribe(store, recorder: recorder)
+        let (secondSubscription, secondWatch) = subscribe(store, recorder: recorder)
+        _ = await recorder.waitFor(count: 2)
+
+        firstSubscription.cancel()
+        await settle(store.queue)
+        #expect(firstWatch.object == nil)
+        #expect(secondWatch.object != nil)
+        #expect(await observerCount(store) == 1)
+
+        secondSubscription.cancel()
+        await settle(store.queue)
+        #expect(secondWatch.object == nil)
+        #expect(await observerCount(store) == 0)
+    }
+
+    @Test func aSubscriptionMadeAndCancelledWhileAnEarlierRemovalWaitsIsRemovedWhenAdded() async {
+        let store = counter()
+        let recorder = StateRecorder<Int>()
+        let (early, _) = subscribe(store, recorder: recorder)
+        _ = await recorder.waitFor(count: 1)
+
+        let held = hold(store)
+        // The batch's work item is enqueued here, before the later subscription's addition.
+        early.cancel()
+        let lateRecorder = StateRecorder<Int>()
+        let (lateSubscription, lateWatch) = subscribe(store, recorder: lateRecorder)
+        lateSubscription.cancel()
+        held.open()
+        await settle(store.queue)
+
+        #expect(lateRecorder.values.isEmpty, "a handler was called after its cancel")
+        #expect(lateWatch.object == nil)
+        #expect(await observerCount(store) == 0)
+    }
+
+    @Test func oneBatchRemovesObserversOfDifferentNodes() async {
+        let root = counter()
+        let child = root.with(0) { local, action in local -= action }
+        let rootRecorder = StateRecorder<Int>()
+        let childRecorder = StateRecorder<Int>()
+        let rootSubscription = root.subscribe { rootRecorder.record($0) }
+        let childSubscription = child.subscribe { childRecorder.record($0.1) }
+        _ = await rootRecorder.waitFor(count: 1)
+        _ = await childRecorder.waitFor(count: 1)
+
+        let held = hold(root)
+        rootSubscription.cancel()
+        childSubscription.cancel()
+        #expect(root.handle.stateNode!.tree.cancelledGates.count == 2)
+        held.open()
+        root.dispatch(1)
+        await settle(root.queue)
+
+        #expect(rootRecorder.values == [0])
+        #expect(childRecorder.values == [0])
+        #expect(await observerCount(root) == 0)
+        let childObservers = await withCheckedContinuation { continuation in
+            root.queue.async {
+                continuation.resume(returning: child.handle.stateNode!.observerListCount)
+            }
+        }
+        #expect(childObservers == 0)
+    }
+}
