@@ -184,7 +184,7 @@ class TreeNode: @unchecked Sendable {
     /// `Bool` that says whether the step has work lies in the node's own state, in bytes.
     final func addAfterReduceStep<Own>(_ step: @escaping @Sendable (inout Own) -> Void, flagAt flag: Int) {
         let extras = madeExtras
-        let earlier = extras.afterReduceSteps.map(Self.steps(of: Own.self))
+        let earlier = extras.afterReduceSteps.map { Self.typed($0, as: Own.self) }
         extras.afterReduceSteps = AfterReduceSteps<Own> { own in
             earlier?.run(&own)
             step(&own)
@@ -209,18 +209,16 @@ class TreeNode: @unchecked Sendable {
             // value when the step was added).
             || UnsafeRawPointer(own).load(fromByteOffset: extras.soleStepFlag, as: Bool.self)
         if hasWork, let steps = extras.afterReduceSteps {
-            Self.steps(of: Own.self)(steps).run(&own.pointee)
+            Self.typed(steps, as: Own.self).run(&own.pointee)
         }
     }
 
     /// Casts a node's after-reduce steps back to the type of its own state, which they were made for.
-    private static func steps<Own>(of _: Own.Type) -> (AnyObject) -> AfterReduceSteps<Own> {
-        { steps in
-            guard let typed = steps as? AfterReduceSteps<Own> else {
-                preconditionFailure("Internal inconsistency: after-reduce steps of another state type")
-            }
-            return typed
+    private static func typed<Own>(_ steps: AnyObject, as _: Own.Type) -> AfterReduceSteps<Own> {
+        guard let typed = steps as? AfterReduceSteps<Own> else {
+            preconditionFailure("Internal inconsistency: after-reduce steps of another state type")
         }
+        return typed
     }
 
     /// On the queue: notes that middleware is attached to this node.

@@ -144,6 +144,68 @@ import Testing
         subscription.cancel()
     }
 
+    /// Two values a node's own state holds, each with its own after-reduce step.
+    private struct TwoTallies: Sendable {
+        var first = Tally()
+        var second = Tally()
+    }
+
+    @Test(arguments: [false, true])
+    func twoAfterReduceStepsOfANodeRunInTheOrderAddedEachWhenItsFlagIsSet(atRoot: Bool) async throws {
+        // Actions 1 and 2 fill the first and the second tally; an action fills only its own, so only
+        // that step has work. A step runs on its own value, in place, and in the order the steps were
+        // added when both have work (action 3 fills both).
+        @Sendable func fill(_ tallies: inout TwoTallies, _ action: Int) {
+            if action & 1 != 0 {
+                tallies.first.pending += 1
+                tallies.first.hasPending = true
+            }
+            if action & 2 != 0 {
+                tallies.second.pending += 1
+                tallies.second.hasPending = true
+            }
+        }
+        let root = StateStore<TwoTallies, Int>(TwoTallies()) { tallies, action in fill(&tallies, action) }
+        let child = root.with(TwoTallies()) { tallies, action in fill(&tallies, action) }
+        let runs = StateRecorder<String>()
+        @Sendable func step(_ name: String) -> AfterReduceStep<Tally> {
+            { tally in
+                runs.record("\(name) \(tally.pending)")
+                tally.drained += tally.pending
+                tally.pending = 0
+                tally.hasPending = false
+            }
+        }
+        let flag = try #require(MemoryLayout<Tally>.offset(of: \.hasPending))
+        let added = StateRecorder<Bool>()
+        if atRoot {
+            let first = try #require(root.ownStateOffset(of: \.first))
+            let second = try #require(root.ownStateOffset(of: \.second))
+            root.withTreeAccess { access in
+                access.addAfterReduce(at: first, when: flag, step("first"))
+                access.addAfterReduce(at: second, when: flag, step("second"))
+                added.record(true)
+            }
+        } else {
+            let first = try #require(child.ownStateOffset(of: \.1.first))
+            let second = try #require(child.ownStateOffset(of: \.1.second))
+            child.withTreeAccess { access in
+                access.addAfterReduce(at: first, when: flag, step("first"))
+                access.addAfterReduce(at: second, when: flag, step("second"))
+                added.record(true)
+            }
+        }
+        _ = await added.waitFor(count: 1)
+        for action in [2, 1, 3] {
+            await child.send(action)
+        }
+        #expect(await runs.waitFor(count: 4) == ["second 1", "first 1", "first 1", "second 1"])
+        let state = await child.state
+        let tallies = atRoot ? state.0 : state.1
+        #expect(tallies.first.drained == 2 && tallies.second.drained == 2)
+        #expect(!tallies.first.hasPending && !tallies.second.hasPending)
+    }
+
     private func hasCache<State, Action>(_ store: StateStore<State, Action>) async -> Bool {
         let node = store.handle.stateNode!
         return await withCheckedContinuation { continuation in
