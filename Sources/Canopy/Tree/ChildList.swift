@@ -10,19 +10,12 @@
 /// reads a slot at a time by index (``child(at:)``), so a child's observers may empty slots, or the whole
 /// list, while the walk goes through it.
 struct ChildList: ~Copyable {
-    // Safety: each non-`nil` entry holds a +1 retain of its child, taken in `add` and given back in
-    // `remove` (by the caller, who releases the reference it returns) or in `deinit`.
-    private var entries: [Unmanaged<TreeNode>?] = []
+    /// The children, each held by its entry, and `nil` in the slots of those removed.
+    private var entries: [TreeNode?] = []
     /// The number of non-`nil` entries.
     private var live = 0
 
     init() {}
-
-    deinit {
-        for entry in entries {
-            entry?.release()
-        }
-    }
 
     var isEmpty: Bool { live == 0 }
 
@@ -30,13 +23,15 @@ struct ChildList: ~Copyable {
     var slotCount: Int { entries.count }
 
     /// The child in `slot`, or `nil` where one was removed.
-    // Safety: unretained: the list holds the child while it is in it (see `entries`).
+    // Safety: unretained: the list holds the child while it is in it, and only the queue, which runs
+    // the walk that reads it, removes it.
     @inline(__always)
     func child(at slot: Int) -> Unmanaged<TreeNode>? {
-        entries[slot]
+        guard let child = entries[slot] else { return nil }
+        return .passUnretained(child)
     }
 
-    /// Adds `child`, which has just attached, and retains it; sets its ``TreeNode/listSlot``.
+    /// Adds `child`, which has just attached, and holds it; sets its ``TreeNode/listSlot``.
     ///
     /// A full list grows by half as much again rather than doubling, as a node's list of observers does
     /// (a long list is then a sixth empty on average instead of a quarter), or is compacted when at
@@ -50,18 +45,16 @@ struct ChildList: ~Copyable {
             }
         }
         child.listSlot = Int32(truncatingIfNeeded: entries.count)
-        entries.append(.passRetained(child))
+        entries.append(child)
         live += 1
     }
 
-    /// Takes `child`, which is in the list, out of it; returns the list's reference for the caller to
-    /// release once it no longer uses the child.
-    // Safety: the returned reference is the +1 retain the list took in `add`, handed to the caller.
-    mutating func remove(_ child: TreeNode) -> Unmanaged<TreeNode> {
+    /// Takes `child`, which is in the list, out of it; returns the list's reference, for the caller to
+    /// let go of once the list is back where it belongs (letting go of the last reference to a node runs
+    /// its `deinit`, which may reach its parent's list).
+    mutating func remove(_ child: TreeNode) -> TreeNode {
         let slot = Int(child.listSlot)
-        guard slot < entries.count, let entry = entries[slot],
-            entry.toOpaque() == Unmanaged.passUnretained(child).toOpaque()
-        else {
+        guard slot < entries.count, let entry = entries[slot], entry === child else {
             preconditionFailure("Internal inconsistency: a child was removed from a list it is not in")
         }
         entries[slot] = nil
@@ -73,13 +66,11 @@ struct ChildList: ~Copyable {
     }
 
     /// Moves the children to the front, in order, and gives each its new slot.
-    // Safety: each entry keeps its +1 retain as it moves (see `entries`).
     private mutating func compact() {
-        var kept: [Unmanaged<TreeNode>?] = []
+        var kept: [TreeNode?] = []
         kept.reserveCapacity(Swift.max(4, live * 2))
         for case let child? in entries {
-            // Safety: the entry holds a +1 retain of the child, so it is alive.
-            child._withUnsafeGuaranteedRef { $0.listSlot = Int32(truncatingIfNeeded: kept.count) }
+            child.listSlot = Int32(truncatingIfNeeded: kept.count)
             kept.append(child)
         }
         entries = kept

@@ -455,7 +455,7 @@ class TreeNode: @unchecked Sendable {
         swap(&children, &extras.children)
         let reference = children.remove(child)
         swap(&children, &extras.children)
-        reference.release()
+        withExtendedLifetime(reference) {}
     }
 
     /// On the queue: detaches this node if nobody listens to it any more, and then each ancestor that
