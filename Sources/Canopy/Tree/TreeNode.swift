@@ -316,21 +316,13 @@ class TreeNode: @unchecked Sendable {
 
     /// On the queue: whether the node has attached children.
     final var hasChildren: Bool {
-        @inline(__always) get {
-            guard let extras = borrowedExtras else { return false }
-            // Safety: the node holds its box (see `borrowedExtras`).
-            return extras._withUnsafeGuaranteedRef { !$0.children.isEmpty }
-        }
+        @inline(__always) get { extras?.children.isEmpty == false }
     }
 
     /// On the queue: the number of slots of the node's list of attached children, 0 when it has none
     /// (``ChildList/slotCount``). Read again for each slot: the children's observers may empty the list.
     final var childSlotCount: Int {
-        @inline(__always) get {
-            guard let extras = borrowedExtras else { return 0 }
-            // Safety: the node holds its box (see `borrowedExtras`).
-            return extras._withUnsafeGuaranteedRef { $0.children.slotCount }
-        }
+        @inline(__always) get { extras?.children.slotCount ?? 0 }
     }
 
     /// On the queue: the child in `slot` of the node's list, below ``childSlotCount``, or `nil` where one
@@ -338,8 +330,8 @@ class TreeNode: @unchecked Sendable {
     // Safety: unretained: the list holds the child while it is in it.
     @inline(__always)
     final func child(at slot: Int) -> Unmanaged<TreeNode>? {
-        // Safety: `slot < childSlotCount`, so the node has a box, which it holds (see `borrowedExtras`).
-        borrowedExtras!._withUnsafeGuaranteedRef { $0.children.child(at: slot) }
+        // `slot < childSlotCount`, so the node has a box.
+        extras!.children.child(at: slot)
     }
 
     // MARK: Overridden by the typed nodes
