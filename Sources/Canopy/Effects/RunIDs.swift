@@ -52,12 +52,7 @@ extension Effect {
         /// - Parameter number: The run's number, from 1.
         /// - Returns: Its identity.
         public static func counted(_ number: UInt64) -> UUID {
-            let byte = { (shift: UInt64) in UInt8(truncatingIfNeeded: number >> shift) }
-            return UUID(
-                uuid: (
-                    0, 0, 0, 0, 0, 0, 0, 0, byte(56), byte(48), byte(40), byte(32), byte(24), byte(16), byte(8), byte(0)
-                )
-            )
+            UUID(high: 0, low: number)
         }
     }
 }

@@ -31,6 +31,7 @@ struct AfterReduce<Value>: Sendable {
             // (checked when the step was added). The address is used only during this call.
             let value = bytes.baseAddress! + offset
             if value.load(fromByteOffset: flag, as: Bool.self) {
+                // Safety: a `Value` is stored inline at `value` (above), in place for the step's call.
                 step(&value.assumingMemoryBound(to: Value.self).pointee)
             }
         }

@@ -35,12 +35,10 @@ final class MappedNode<ParentState: Sendable, ParentAction: Sendable, State: Sen
         )
     }
 
+    /// The parent when it takes the same actions; `nil` when this view translates them, and the walk
+    /// goes on with the translated action in `continueTranslated`.
     override func reduceOwn(_ action: Action) -> ActionNode<Action>? {
-        if sameActionParent != nil {
-            return sameActionParent
-        }
-        // The walk goes on with the translated action, in `continueTranslated`.
-        return nil
+        sameActionParent
     }
 
     override func continueTranslated<Path: PathRecorder>(_ action: Action, path: inout Path) {
