@@ -60,6 +60,18 @@ class ActionNode<Action: Sendable>: TreeNode, InboxReceiver, @unchecked Sendable
     /// (``StoreTree/reduceUp(_:from:path:)``). Nothing to do anywhere else: the walk is over.
     func continueTranslated<Path: PathRecorder>(_ action: Action, path: inout Path) {}
 
+    /// On the queue, after the reducers: starts `action` if it is an ``AsyncAction``.
+    ///
+    /// A call of its own: the cast needs room for a copy of the action, which, inlined into the engine's
+    /// loop, every action would pay for (the stack space of a value whose size is known only at run time
+    /// is set up on entry).
+    @inline(never)
+    final func startIfAsync(_ action: Action) {
+        if let asyncAction = action as? any AsyncAction {
+            execute(asyncAction)
+        }
+    }
+
     /// On the queue: runs `asyncAction` on its queue; each result goes back to this node without
     /// retaining it.
     func execute(_ asyncAction: any AsyncAction) {
@@ -169,7 +181,8 @@ class ActionNode<Action: Sendable>: TreeNode, InboxReceiver, @unchecked Sendable
                 }
                 // Processed first: `outcome?(…)` would skip evaluating its argument when there is no
                 // outcome.
-                let processed = self.tree.process(action, at: self, entry: entry)
+                var action = action
+                let processed = self.tree.process(&action, at: self, entry: entry)
                 outcome?(processed)
             }
         }
@@ -183,8 +196,11 @@ class ActionNode<Action: Sendable>: TreeNode, InboxReceiver, @unchecked Sendable
 
     // Safety: the inbox hands this node only actions pushed for it, of its `Action` type.
     final func receiveAction(at action: UnsafeMutableRawPointer, entry: EntryContext) -> ProcessOutcome {
-        // Safety: as above; the action is moved out, so the inbox counts the slot empty.
-        tree.process(action.assumingMemoryBound(to: Action.self).move(), at: self, entry: entry)
+        // Safety: as above; the action is handled in place and then destroyed, so the inbox counts the
+        // slot empty.
+        let action = action.assumingMemoryBound(to: Action.self)
+        defer { _ = action.move() }  // destroyed (see `InboxBuffer.handleAction`)
+        return tree.process(&action.pointee, at: self, entry: entry)
     }
 }
 

@@ -517,7 +517,8 @@ class StateNode<State: Sendable, Action: Sendable>: ActionNode<Action>, StoreHan
 
     @discardableResult
     final func receive(_ action: Action) -> ProcessOutcome {
-        tree.process(action, at: self)
+        var action = action
+        return tree.process(&action, at: self)
     }
 
     @discardableResult

@@ -206,7 +206,7 @@ final class StoreTree: @unchecked Sendable {
         var batches = 0
         while inbox.take(&batch) {
             inbox.run(&batch, afterEach: settleDrops) {
-                process($0, at: root)
+                process(&$0, at: root)
                 settleDrops()
             }
             batches += 1
@@ -249,21 +249,24 @@ final class StoreTree: @unchecked Sendable {
     ///
     /// Without middleware, diagnostics or cycle detection (the usual production tree), only the last
     /// part runs.
+    ///
+    /// `action` is where its sender left it (usually its slot in the inbox's batch), so the middleware
+    /// stage replaces it in place, with no copy; the caller destroys it afterwards.
     @discardableResult
     @inline(__always)
     func process<Action>(
-        _ action: Action,
+        _ action: inout Action,
         at node: ActionNode<Action>,
         entry: EntryContext = EntryContext()
     ) -> ProcessOutcome {
         if hasMiddleware || isWatched {
             if isWatched {
-                return processSupervised(action, at: node, entry: entry)
+                return processSupervised(&action, at: node, entry: entry)
             }
             // In a tree whose middleware all only observe (an action recorder), the taps run here and
             // the action is reduced on W1's path, with no call of its own for the stage.
             if someMiddlewareActs || !observeOnly(action, at: node, entry: entry) {
-                return processThroughMiddleware(action, at: node, entry: entry)
+                return processThroughMiddleware(&action, at: node, entry: entry)
             }
         }
         reduceAndPublish(action, at: node)
@@ -344,11 +347,10 @@ final class StoreTree: @unchecked Sendable {
     /// On the queue: `process` with the middleware stage, in a tree without diagnostics or cycle
     /// detection (nothing to report, no causes to follow).
     private func processThroughMiddleware<Action>(
-        _ action: Action,
+        _ action: inout Action,
         at node: ActionNode<Action>,
         entry: EntryContext
     ) -> ProcessOutcome {
-        var action = action
         if let stopped = middlewareStage(&action, at: node, entry: entry) {
             return stopped
         }
@@ -380,11 +382,10 @@ final class StoreTree: @unchecked Sendable {
 
     /// On the queue: `process` with the middleware stage, the diagnostics and the cycle detection.
     private func processSupervised<Action>(
-        _ action: Action,
+        _ action: inout Action,
         at node: ActionNode<Action>,
         entry: EntryContext
     ) -> ProcessOutcome {
-        var action = action
         recordCause(of: action, at: node, causes: entry.causes)
         defer { currentCauses = nil }
         if hasDiagnostics {
@@ -436,8 +437,8 @@ final class StoreTree: @unchecked Sendable {
             var unrecorded = UnrecordedPath()
             reduceUp(action, from: node, path: &unrecorded)
         }
-        if node.mayReceiveAsyncActions, let asyncAction = action as? any AsyncAction {
-            node.execute(asyncAction)
+        if node.mayReceiveAsyncActions {
+            node.startIfAsync(action)
         }
         return notified
     }

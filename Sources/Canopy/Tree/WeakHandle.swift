@@ -55,7 +55,8 @@ final class WeakHandle<State: Sendable, Action: Sendable>: StoreHandle {
     @discardableResult
     func receive(_ action: Action) -> ProcessOutcome {
         guard let target else { return .failed(StoreReleasedError()) }
-        return tree.process(action, at: target)
+        var action = action
+        return tree.process(&action, at: target)
     }
 
     func dispatch(
