@@ -346,6 +346,9 @@ final class StoreTree: @unchecked Sendable {
 
     /// On the queue: `process` with the middleware stage, in a tree without diagnostics or cycle
     /// detection (nothing to report, no causes to follow).
+    ///
+    /// Inlined into the drain: with the action in its slot and the async action's cast out of line, the
+    /// stage needs no stack of its own, and a call of its own cost about 35 instructions an action.
     private func processThroughMiddleware<Action>(
         _ action: inout Action,
         at node: ActionNode<Action>,
