@@ -17,7 +17,7 @@ final class ChainScratch<State, Action>: @unchecked Sendable {
     // field, then calls a middleware), so accesses cannot overlap.
     // `forwarded` is allocated here for one `Action` and freed in `deinit`; it holds an initialised
     // action exactly while `didForward` is true, between the last middleware's `next` and the return of
-    // the middleware the chain started at (`settle(into:)`), or the end of `MiddlewareChain.run`, which
+    // the middleware the chain started at (`end(settlingInto:)`), or the end of `MiddlewareChain.run`, which
     // moves it out or drops it. `deinit` cannot run in between: the run holds the chain.
     // The fields the inlinable part of a run (`Middleware.invoker`, `MiddlewareLink.next`) uses are
     // `@usableFromInline`: that code is compiled in the app's module, still only on the tree's queue.
@@ -42,7 +42,7 @@ final class ChainScratch<State, Action>: @unchecked Sendable {
         @inlinable @inline(__always) get { forwardedThroughCell.load(ordering: .relaxed) }
         @inlinable @inline(__always) set { forwardedThroughCell.store(newValue, ordering: .relaxed) }
     }
-    /// Set and cleared by `MiddlewareChain.run`.
+    /// Set and cleared by `begin(at:)` and `end(settlingInto:)`.
     @usableFromInline var isRunning: Bool {
         @inlinable @inline(__always) get { isRunningCell.load(ordering: .relaxed) }
         @inlinable @inline(__always) set { isRunningCell.store(newValue, ordering: .relaxed) }
@@ -51,11 +51,6 @@ final class ChainScratch<State, Action>: @unchecked Sendable {
     @usableFromInline var didForward: Bool {
         @inlinable @inline(__always) get { didForwardCell.load(ordering: .relaxed) }
         @inlinable @inline(__always) set { didForwardCell.store(newValue, ordering: .relaxed) }
-    }
-    /// The middleware the run started at has moved the forwarded action into the engine's.
-    @usableFromInline var didSettle: Bool {
-        @inlinable @inline(__always) get { didSettleCell.load(ordering: .relaxed) }
-        @inlinable @inline(__always) set { didSettleCell.store(newValue, ordering: .relaxed) }
     }
     /// Whether `failure` is set: testing the optional existential would copy it, for each action.
     @usableFromInline var didFail: Bool {
@@ -67,10 +62,9 @@ final class ChainScratch<State, Action>: @unchecked Sendable {
     @usableFromInline let forwardedThroughCell = Atomic<Int>(0)
     @usableFromInline let isRunningCell = Atomic<Bool>(false)
     @usableFromInline let didForwardCell = Atomic<Bool>(false)
-    @usableFromInline let didSettleCell = Atomic<Bool>(false)
     @usableFromInline let didFailCell = Atomic<Bool>(false)
     // A whole stride, not the size: room for the value and the padding after it, which a typed copy
-    // of memory may read or write along with it (see `settle(into:)`).
+    // of memory may read or write along with it (see `end(settlingInto:)`).
     // Safety: owned by this object: allocated here, freed in `deinit` after deinitialising any action
     // left in it (`didForward`); initialised exactly while `didForward` is true (see the note above).
     @usableFromInline
@@ -116,18 +110,29 @@ final class ChainScratch<State, Action>: @unchecked Sendable {
         didForward = true
     }
 
-    /// Once the middleware the run started at has returned: moves the forwarded action, if any, into
-    /// `action`, the engine's, unless a middleware threw.
+    /// Notes that an action starts at the middleware at `level`; returns the action's token.
     @inlinable
-    func settle(into action: inout Action) {
-        guard didForward, !didFail else { return }
+    func begin(at level: Int) -> UInt64 {
+        precondition(!isRunning, "Internal inconsistency: a middleware chain was run from inside itself")
+        isRunning = true
+        token &+= 1
+        forwardedThrough = level
+        return token
+    }
+
+    /// Once the middleware the run started at has returned: ends the run and moves the forwarded action,
+    /// if any, into `action`, the engine's, unless a middleware threw. Returns whether it moved one.
+    @inlinable
+    func end(settlingInto action: inout Action) -> Bool {
+        isRunning = false
+        guard didForward, !didFail else { return false }
         didForward = false
-        didSettle = true
         // Moved as one value: `moveUpdate(from:count: 1)` copies a whole stride for plain data, past the
         // end of an action whose size is not a multiple of its alignment, such as the engine's on the
         // stack (AddressSanitizer caught a 9-byte action written as 16).
         // Safety: `forwarded` held an `Action`, since `didForward` was true; it is left empty.
         action = forwarded.assumingMemoryBound(to: Action.self).move()
+        return true
     }
 
     /// Drops the forwarded action, if any.

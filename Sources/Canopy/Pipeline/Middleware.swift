@@ -34,8 +34,12 @@ public struct Middleware<State, Action>: Sendable {
 
     /// Runs the middleware's body for one action, as the link `link` of a chain, for the action
     /// numbered `token`; the chain's bookkeeping is in the link's scratch. The body reads the action in
-    /// place. When `entry` is set, the chain started here: `action` is the engine's, and the action the
-    /// chain forwards, if any, is moved into it once the body has returned.
+    /// place.
+    ///
+    /// When `entry` is set, the chain's run starts here (`token` is not used): the call begins the run,
+    /// `action` is the engine's, and once the body has returned the action the chain forwarded, if any,
+    /// is moved into it and the run ends. The call then returns whether an action was forwarded and no
+    /// middleware threw; otherwise it returns `true`.
     @usableFromInline
     typealias Invoke =
         @Sendable (
@@ -43,7 +47,7 @@ public struct Middleware<State, Action>: Sendable {
             _ link: MiddlewareLink<State, Action>,
             _ token: UInt64,
             _ entry: Bool
-        ) -> Void
+        ) -> Bool
 
     // Makes the middleware's `Invoke` once per store it is attached to, so a middleware with state of
     // its own (a rate limit) keeps separate state per store.
@@ -137,10 +141,14 @@ public struct Middleware<State, Action>: Sendable {
     }
 
     /// The `Invoke` of a middleware whose work is `body`.
+    ///
+    /// The run's beginning and end are here, compiled with the body, rather than in the chain around
+    /// the call: the engine's call reaches the first middleware with one call in between.
     @inlinable
     static func invoker(_ body: @escaping Body) -> Invoke {
         { action, link, token, entry in
             let scratch = link.scratch
+            let token = entry ? scratch.begin(at: link.level) : token
             scratch.expecting = link.level
             do {
                 try body(action, MiddlewareContext(link: link, token: token))
@@ -148,9 +156,7 @@ public struct Middleware<State, Action>: Sendable {
                 link.fail(error)
             }
             scratch.expecting = -1
-            if entry {
-                scratch.settle(into: &action)
-            }
+            return entry ? scratch.end(settlingInto: &action) : true
         }
     }
 }

@@ -100,6 +100,8 @@ final class MiddlewareChain<State, Action>: Sendable {
     /// The usual case, the whole chain, goes straight to the first middleware; the others take the
     /// general path.
     func run(_ action: inout Action, _ startIndex: Int) -> MiddlewareResult {
+        // Read with `!` where they are used, the `let`s are borrowed; bound to names, they were retained
+        // and released on every action.
         precondition(nodeEnvironment != nil, "Internal inconsistency: a chain made without its node's environment ran")
         guard startIndex == 0, first != nil else {
             return run(&action, environment: nodeEnvironment!, startingAt: startIndex)
@@ -119,9 +121,9 @@ final class MiddlewareChain<State, Action>: Sendable {
             start.tapThrough(action, environment: environment)
             return .forwarded
         }
-        let token = begin(at: start.level, environment: environment)
-        start.invoke(&action, start, token, true)
-        return end(&action)
+        scratch.use(environment)
+        // The middleware begins and ends the run itself (`Middleware.invoker(_:)`).
+        return start.invoke(&action, start, 0, true) ? .forwarded : stopped(action)
     }
 
     /// The engine's call when every middleware only observes (``onlyObserves``): the taps, in order, in
@@ -132,32 +134,6 @@ final class MiddlewareChain<State, Action>: Sendable {
         // `onlyObserves` says both are set; read with `!` where they are used, they are borrowed, as in
         // `run(_:_:)`.
         first!.tapThrough(action, environment: nodeEnvironment!)
-    }
-
-    /// Notes that an action starts at the middleware at `level`, in `environment`; returns the action's
-    /// token.
-    @inline(__always)
-    private func begin(at level: Int, environment: MiddlewareEnvironment<Action>) -> UInt64 {
-        let scratch = self.scratch
-        precondition(!scratch.isRunning, "Internal inconsistency: a middleware chain was run from inside itself")
-        scratch.isRunning = true
-        scratch.token &+= 1
-        scratch.use(environment)
-        scratch.forwardedThrough = level
-        return scratch.token
-    }
-
-    /// Once the middleware the action started at has returned: the outcome.
-    @inline(__always)
-    private func end(_ action: inout Action) -> MiddlewareResult {
-        let scratch = self.scratch
-        scratch.isRunning = false
-        if scratch.didSettle {
-            // Only when no middleware threw; the forwarded action is in `action`.
-            scratch.didSettle = false
-            return .forwarded
-        }
-        return stopped(action)
     }
 
     /// After a run in which a middleware threw, or none forwarded an action: the outcome, resolved or

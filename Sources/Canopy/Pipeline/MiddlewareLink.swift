@@ -87,7 +87,7 @@ final class MiddlewareLink<State, Action>: Sendable {
     @inline(never)
     static func invoke(_ following: MiddlewareLink, with action: Action, token: UInt64) {
         var action = action
-        following.invoke(&action, following, token, false)
+        _ = following.invoke(&action, following, token, false)
     }
 
     @usableFromInline

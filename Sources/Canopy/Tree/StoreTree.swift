@@ -263,10 +263,14 @@ final class StoreTree: @unchecked Sendable {
             if isWatched {
                 return processSupervised(&action, at: node, entry: entry)
             }
-            // In a tree whose middleware all only observe (an action recorder), the taps run here and
-            // the action is reduced on W1's path, with no call of its own for the stage.
-            if someMiddlewareActs || !observeOnly(action, at: node, entry: entry) {
-                return processThroughMiddleware(&action, at: node, entry: entry)
+            // In a tree whose middleware all only observe (an action recorder), the taps run here, with
+            // none of the stage's bookkeeping. Otherwise the stage runs here too, in the drain: with the
+            // action in its slot and the async action's cast out of line, it needs no stack of its own,
+            // and a call of its own cost about 35 instructions an action.
+            if someMiddlewareActs || !observeOnly(action, at: node, entry: entry),
+                let stopped = middlewareStage(&action, at: node, entry: entry)
+            {
+                return stopped
             }
         }
         reduceAndPublish(action, at: node)
@@ -342,23 +346,6 @@ final class StoreTree: @unchecked Sendable {
             }
         }
         currentTarget = nil
-    }
-
-    /// On the queue: `process` with the middleware stage, in a tree without diagnostics or cycle
-    /// detection (nothing to report, no causes to follow).
-    ///
-    /// Inlined into the drain: with the action in its slot and the async action's cast out of line, the
-    /// stage needs no stack of its own, and a call of its own cost about 35 instructions an action.
-    private func processThroughMiddleware<Action>(
-        _ action: inout Action,
-        at node: ActionNode<Action>,
-        entry: EntryContext
-    ) -> ProcessOutcome {
-        if let stopped = middlewareStage(&action, at: node, entry: entry) {
-            return stopped
-        }
-        reduceAndPublish(action, at: node)
-        return .reduced
     }
 
     /// On the queue: runs the middleware stage for `action`, sent to `node`, with `node` as the current
