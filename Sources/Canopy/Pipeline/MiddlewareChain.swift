@@ -62,11 +62,24 @@ final class MiddlewareChain<State, Action>: Sendable {
 
     /// The engine's entry points into this chain, in the environment of the node it is attached to.
     func nodeMiddleware() -> NodeMiddleware<Action> {
-        NodeMiddleware(
+        let run: @Sendable (_ action: inout Action, _ startIndex: Int) -> MiddlewareResult
+        if let first, let nodeEnvironment, !first.onlyTapsFromHere {
+            // The usual call, the whole chain, goes straight to the first middleware, which begins and
+            // ends the run itself (`Middleware.invoker(_:)`): one call fewer than through `run(_:_:)`.
+            // Every run of a node's chain is in the node's environment, so it is made the run's once.
+            scratch.use(nodeEnvironment)
+            run = { [self] action, startIndex in
+                guard startIndex == 0 else { return self.run(&action, startIndex) }
+                return first.invoke(&action, first, 0, true) ? .forwarded : stopped(action)
+            }
+        } else {
+            run = { [self] action, startIndex in self.run(&action, startIndex) }
+        }
+        return NodeMiddleware(
             onlyObserves: onlyObserves,
             soleTap: onlyObserves && first?.following == nil ? first?.tap : nil,
             environment: nodeEnvironment,
-            run: { [self] action, startIndex in run(&action, startIndex) },
+            run: run,
             observe: { [self] action in observe(action) }
         )
     }
@@ -85,6 +98,10 @@ final class MiddlewareChain<State, Action>: Sendable {
         environment: MiddlewareEnvironment<Action>,
         startingAt startIndex: Int = 0
     ) -> MiddlewareResult {
+        precondition(
+            nodeEnvironment == nil || nodeEnvironment === environment,
+            "Internal inconsistency: a node's middleware chain ran in another environment"
+        )
         guard var start = first else { return .forwarded }
         while start.level < startIndex {
             guard let following = start.following else { return .forwarded }
