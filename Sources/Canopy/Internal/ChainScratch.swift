@@ -9,7 +9,7 @@ public import Synchronization
 /// struct such as `Optional<Action>` costs a runtime metadata lookup (see Docs/Performance.md).
 @usableFromInline
 // Safety: Sendable by hand: every field is confined to the tree's queue, as the note below details.
-final class ChainScratch<State, Action>: @unchecked Sendable {
+final class ChainScratch<Action>: @unchecked Sendable {
     // Safety: every field is read and written only by `MiddlewareChain`, `MiddlewareLink` and
     // `MiddlewareContext`, on the tree's serial queue (the chain checks it in debug builds when an action
     // starts, and a context is not `Sendable`, so it cannot leave the queue), which serialises every
@@ -78,11 +78,13 @@ final class ChainScratch<State, Action>: @unchecked Sendable {
     // The first error a middleware threw during the current action, and the middleware's level.
     var failure: (any Error)?
     var failureLevel = 0
-    // Reads the node's state on the queue (the state before the action, while the chain runs).
-    let currentState: @Sendable () -> State
+    /// Reads the state of the node the chain is attached to: a ``ChainStateReader`` of the node's state
+    /// type, which the scratch, made for the action type only, does not know.
+    @usableFromInline
+    let stateReader: AnyObject
 
-    init(currentState: @escaping @Sendable () -> State) {
-        self.currentState = currentState
+    init(stateReader: AnyObject) {
+        self.stateReader = stateReader
     }
 
     deinit {

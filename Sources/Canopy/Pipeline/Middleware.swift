@@ -32,33 +32,19 @@ public struct Middleware<State, Action>: Sendable {
     /// The name used in diagnostics and precondition messages.
     public let name: String
 
-    /// Runs the middleware's body for one action, as the link `link` of a chain, for the action
-    /// numbered `token`; the chain's bookkeeping is in the link's scratch. The body reads the action in
-    /// place.
-    ///
-    /// When `entry` is set, the chain's run starts here (`token` is not used): the call begins the run,
-    /// `action` is the engine's, and once the body has returned the action the chain forwarded, if any,
-    /// is moved into it and the run ends. The call then returns whether an action was forwarded and no
-    /// middleware threw; otherwise it returns `true`.
+    /// Runs the middleware's body for one action (``MiddlewareInvoke``).
     @usableFromInline
-    typealias Invoke =
-        @Sendable (
-            _ action: inout Action,
-            _ link: MiddlewareLink<State, Action>,
-            _ token: UInt64,
-            _ entry: Bool
-        ) -> Bool
+    typealias Invoke = MiddlewareInvoke<Action>
 
     // Makes the middleware's `Invoke` once per store it is attached to, so a middleware with state of
     // its own (a rate limit) keeps separate state per store.
     @usableFromInline
     let makeInvoke: @Sendable () -> Invoke
 
-    /// Sees an action that goes on unchanged: the work of a middleware that only observes. It borrows
-    /// the action: the engine and the chain lend it theirs, with no copy, even in unspecialised code
-    /// (where a generic value is passed by address).
+    /// Sees an action that goes on unchanged: the work of a middleware that only observes
+    /// (``MiddlewareTap``).
     @usableFromInline
-    typealias Observe = @Sendable (_ action: borrowing Action, _ environment: MiddlewareEnvironment<Action>) -> Void
+    typealias Observe = MiddlewareTap<Action>
 
     /// How the chain calls a middleware that only observes: its `Observe`.
     @usableFromInline
@@ -133,7 +119,12 @@ public struct Middleware<State, Action>: Sendable {
         )
     }
 
-    private init(name: String, makeInvoke: @escaping @Sendable () -> Invoke, tap: @escaping Tap, observes: Bool) {
+    private init(
+        name: String,
+        makeInvoke: @escaping @Sendable () -> Invoke,
+        tap: @escaping Tap,
+        observes: Bool
+    ) {
         self.name = name
         self.makeInvoke = makeInvoke
         self.tap = tap
@@ -143,7 +134,7 @@ public struct Middleware<State, Action>: Sendable {
     /// The `Invoke` of a middleware whose work is `body`.
     ///
     /// The run's beginning and end are here, compiled with the body, rather than in the chain around
-    /// the call: the engine's call reaches the first middleware with one call in between.
+    /// the call: the engine calls the first middleware directly.
     @inlinable
     static func invoker(_ body: @escaping Body) -> Invoke {
         { action, link, token, entry in

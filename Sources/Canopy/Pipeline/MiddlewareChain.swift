@@ -7,11 +7,13 @@
 /// The per-action path touches only classes and non-generic values, so in unspecialised code it makes
 /// no runtime metadata lookup and no allocation.
 final class MiddlewareChain<State, Action>: Sendable {
-    private let first: MiddlewareLink<State, Action>?
+    private let first: MiddlewareLink<Action>?
     // Whether the first middleware and all after it only observe.
     private let firstOnlyTaps: Bool
     private let resolvers: [ErrorResolver<State, Action>]
-    private let scratch: ChainScratch<State, Action>
+    private let scratch: ChainScratch<Action>
+    // Reads the node's state on the queue, for the resolvers.
+    private let currentState: @Sendable () -> State
 
     /// The number of middlewares.
     let count: Int
@@ -38,8 +40,8 @@ final class MiddlewareChain<State, Action>: Sendable {
         environment: MiddlewareEnvironment<Action>? = nil,
         currentState: @escaping @Sendable () -> State
     ) {
-        let scratch = ChainScratch<State, Action>(currentState: currentState)
-        var link: MiddlewareLink<State, Action>?
+        let scratch = ChainScratch<Action>(stateReader: ChainStateReader(currentState))
+        var link: MiddlewareLink<Action>?
         for (level, middleware) in middlewares.enumerated().reversed() {
             link = MiddlewareLink(
                 name: middleware.name,
@@ -56,30 +58,28 @@ final class MiddlewareChain<State, Action>: Sendable {
         self.count = middlewares.count
         self.resolvers = resolvers
         self.scratch = scratch
+        self.currentState = currentState
         self.nodeEnvironment = environment
         self.onlyObserves = firstOnlyTaps && environment != nil
     }
 
     /// The engine's entry points into this chain, in the environment of the node it is attached to.
     func nodeMiddleware() -> NodeMiddleware<Action> {
-        let run: @Sendable (_ action: inout Action, _ startIndex: Int) -> MiddlewareResult
+        var entry: MiddlewareLink<Action>?
         if let first, let nodeEnvironment, !first.onlyTapsFromHere {
-            // The usual call, the whole chain, goes straight to the first middleware, which begins and
-            // ends the run itself (`Middleware.invoker(_:)`): one call fewer than through `run(_:_:)`.
-            // Every run of a node's chain is in the node's environment, so it is made the run's once.
+            // The usual call, the whole chain: the engine calls the first middleware itself, which begins
+            // and ends the run (`Middleware.invoker(_:state:)`). Every run of a node's chain is in the
+            // node's environment, so it is made the run's once.
             scratch.use(nodeEnvironment)
-            run = { [self] action, startIndex in
-                guard startIndex == 0 else { return self.run(&action, startIndex) }
-                return first.invoke(&action, first, 0, true) ? .forwarded : stopped(action)
-            }
-        } else {
-            run = { [self] action, startIndex in self.run(&action, startIndex) }
+            entry = first
         }
         return NodeMiddleware(
             onlyObserves: onlyObserves,
             soleTap: onlyObserves && first?.following == nil ? first?.tap : nil,
             environment: nodeEnvironment,
-            run: run,
+            entry: entry,
+            stopped: { [self] action in stopped(action) },
+            resume: { [self] action, startIndex in run(&action, startIndex) },
             observe: { [self] action in observe(action) }
         )
     }
@@ -130,7 +130,7 @@ final class MiddlewareChain<State, Action>: Sendable {
     @inline(__always)
     private func run(
         _ action: inout Action,
-        from start: MiddlewareLink<State, Action>,
+        from start: MiddlewareLink<Action>,
         environment: MiddlewareEnvironment<Action>
     ) -> MiddlewareResult {
         if start.onlyTapsFromHere {
@@ -156,7 +156,7 @@ final class MiddlewareChain<State, Action>: Sendable {
     /// After a run in which a middleware threw, or none forwarded an action: the outcome, resolved or
     /// reported.
     @inline(never)
-    private func stopped(_ action: Action) -> MiddlewareResult {
+    func stopped(_ action: Action) -> MiddlewareResult {
         guard let environment = scratch.environment else {
             preconditionFailure("Internal inconsistency: a middleware chain ended without its environment")
         }
@@ -175,7 +175,7 @@ final class MiddlewareChain<State, Action>: Sendable {
         return .blocked(middleware: blocker)
     }
 
-    private func link(at level: Int) -> MiddlewareLink<State, Action> {
+    private func link(at level: Int) -> MiddlewareLink<Action> {
         var link = first!
         while link.level < level {
             link = link.following!
@@ -197,7 +197,7 @@ final class MiddlewareChain<State, Action>: Sendable {
         if !resolvers.isEmpty {
             let context = ErrorResolverContext(
                 action: action,
-                state: scratch.currentState(),
+                state: currentState(),
                 target: environment.target,
                 middleware: middleware,
                 environment: environment

@@ -23,20 +23,21 @@ public import Foundation
 /// ```
 public struct MiddlewareContext<State, Action> {
     @usableFromInline
-    let link: MiddlewareLink<State, Action>
+    let link: MiddlewareLink<Action>
     @usableFromInline
     let token: UInt64
 
     @usableFromInline
-    init(link: MiddlewareLink<State, Action>, token: UInt64) {
+    init(link: MiddlewareLink<Action>, token: UInt64) {
         self.link = link
         self.token = token
     }
 
     /// The state of the store the middleware is attached to, before any reducer ran for this action.
+    @inlinable
     public var state: State {
         link.checkCurrent(token)
-        return link.scratch.currentState()
+        return ChainStateReader<State>.reader(of: link.scratch).read()
     }
 
     /// The node the action was sent to.

@@ -1,3 +1,29 @@
+/// Runs a middleware's body for one action, as the link `link` of a chain, for the action numbered
+/// `token`; the chain's bookkeeping is in the link's scratch. The body reads the action in place.
+///
+/// When `entry` is set, the chain's run starts here (`token` is not used): the call begins the run,
+/// `action` is the engine's, and once the body has returned the action the chain forwarded, if any, is
+/// moved into it and the run ends. The call then returns whether an action was forwarded and no
+/// middleware threw; otherwise it returns `true`.
+///
+/// Only the action's type is in it, not the state's, so the engine, which knows a node's action type
+/// but not its state type, calls a chain's first middleware directly.
+@usableFromInline
+typealias MiddlewareInvoke<Action> =
+    @Sendable (
+        _ action: inout Action,
+        _ link: MiddlewareLink<Action>,
+        _ token: UInt64,
+        _ entry: Bool
+    ) -> Bool
+
+/// Sees an action that goes on unchanged: the work of a middleware that only observes. It borrows the
+/// action: the engine and the chain lend it theirs, with no copy, even in unspecialised code (where a
+/// generic value is passed by address).
+@usableFromInline
+typealias MiddlewareTap<Action> =
+    @Sendable (_ action: borrowing Action, _ environment: MiddlewareEnvironment<Action>) -> Void
+
 /// One middleware of a ``MiddlewareChain``, linked to the one after it.
 ///
 /// A linked list of classes rather than an array of closures: an unspecialised `[Body]` looks up the
@@ -6,20 +32,20 @@
 /// What a middleware does for one action (`invoke`, and `next` through its context) is inlinable, so
 /// that a middleware made in the app's module runs compiled for its action type.
 @usableFromInline
-final class MiddlewareLink<State, Action>: Sendable {
+final class MiddlewareLink<Action>: Sendable {
     @usableFromInline
     let name: String
     @usableFromInline
     let level: Int
-    /// Runs the middleware's body (``Middleware/invoker(_:)``).
+    /// Runs the middleware's body (``Middleware/invoker(_:state:)``).
     @usableFromInline
-    let invoke: Middleware<State, Action>.Invoke
+    let invoke: MiddlewareInvoke<Action>
     /// The work of a middleware that only observes (``Middleware/tap``); for the others, nothing.
-    let tap: Middleware<State, Action>.Tap
+    let tap: MiddlewareTap<Action>
     @usableFromInline
     let following: MiddlewareLink?
     @usableFromInline
-    let scratch: ChainScratch<State, Action>
+    let scratch: ChainScratch<Action>
     /// Whether this middleware and every one after it only observe: from here on, the action goes to
     /// the reducers unchanged.
     let onlyTapsFromHere: Bool
@@ -27,11 +53,11 @@ final class MiddlewareLink<State, Action>: Sendable {
     init(
         name: String,
         level: Int,
-        invoke: @escaping Middleware<State, Action>.Invoke,
-        tap: @escaping Middleware<State, Action>.Tap,
+        invoke: @escaping MiddlewareInvoke<Action>,
+        tap: @escaping MiddlewareTap<Action>,
         observes: Bool,
         following: MiddlewareLink?,
-        scratch: ChainScratch<State, Action>
+        scratch: ChainScratch<Action>
     ) {
         self.name = name
         self.level = level
@@ -52,6 +78,14 @@ final class MiddlewareLink<State, Action>: Sendable {
             link.tap(action, environment)
             next = link.following
         }
+    }
+
+    /// Runs the chain from this middleware, the first one, for `action`: begins the run, and once it is
+    /// over moves the action the chain forwarded into `action`. Returns whether it did (see
+    /// ``MiddlewareInvoke``).
+    @inline(__always)
+    func runChain(_ action: inout Action) -> Bool {
+        invoke(&action, self, 0, true)
     }
 
     /// Records `error`, thrown by this middleware's body, unless an error was recorded first.
@@ -99,6 +133,7 @@ final class MiddlewareLink<State, Action>: Sendable {
     }
 
     /// Traps unless `token` is the action being run.
+    @usableFromInline
     func checkCurrent(_ token: UInt64) {
         guard token == scratch.token, scratch.isRunning else {
             preconditionFailure("Middleware \"\(name)\" used its context after it returned")

@@ -20,9 +20,17 @@ final class NodeMiddleware<Action>: Sendable {
     /// The environment of the node the chain is attached to, when ``hasSoleTap``.
     let soleEnvironment: MiddlewareEnvironment<Action>?
 
-    /// Runs the chain from the middleware at the given index on; the action is replaced by the one
-    /// the chain forwards.
-    let run: @Sendable (_ action: inout Action, _ startIndex: Int) -> MiddlewareResult
+    /// The chain's first middleware, when the engine calls it itself for a whole run (``run(_:from:)``);
+    /// `nil` when the chain has no environment or its first middleware only observes.
+    let entry: MiddlewareLink<Action>?
+
+    /// After a run from ``entry`` that forwarded nothing or in which a middleware threw: the outcome,
+    /// resolved or reported.
+    let stopped: @Sendable (_ action: Action) -> MiddlewareResult
+
+    /// Runs the chain from the middleware at the given index on, through the chain (the general path of
+    /// ``run(_:from:)``).
+    let resume: @Sendable (_ action: inout Action, _ startIndex: Int) -> MiddlewareResult
 
     /// When ``onlyObserves``: shows the action to every middleware of the chain, which borrow it.
     let observe: @Sendable (_ action: borrowing Action) -> Void
@@ -31,7 +39,9 @@ final class NodeMiddleware<Action>: Sendable {
         onlyObserves: Bool,
         soleTap: Tap?,
         environment: MiddlewareEnvironment<Action>?,
-        run: @escaping @Sendable (_ action: inout Action, _ startIndex: Int) -> MiddlewareResult,
+        entry: MiddlewareLink<Action>?,
+        stopped: @escaping @Sendable (_ action: Action) -> MiddlewareResult,
+        resume: @escaping @Sendable (_ action: inout Action, _ startIndex: Int) -> MiddlewareResult,
         observe: @escaping @Sendable (_ action: borrowing Action) -> Void
     ) {
         self.onlyObserves = onlyObserves
@@ -44,8 +54,25 @@ final class NodeMiddleware<Action>: Sendable {
             self.soleTap = { _, _ in }
             self.soleEnvironment = nil
         }
-        self.run = run
+        self.entry = entry
+        self.stopped = stopped
+        self.resume = resume
         self.observe = observe
+    }
+
+    /// On the tree's queue: runs the chain from the middleware at `startIndex` on; the action is
+    /// replaced by the one the chain forwards.
+    ///
+    /// A whole run goes straight to the first middleware, compiled in the app's module with its body:
+    /// one call from the engine.
+    @inline(__always)
+    func run(_ action: inout Action, from startIndex: Int) -> MiddlewareResult {
+        // Read with `!` where it is used, the `let` is borrowed; bound to a name, it was retained and
+        // released on every action.
+        guard startIndex == 0, entry != nil else {
+            return resume(&action, startIndex)
+        }
+        return entry!.runChain(&action) ? .forwarded : stopped(action)
     }
 }
 

@@ -468,7 +468,7 @@ final class StoreTree: @unchecked Sendable {
             let start = depth == entry.resumeDepth ? entry.middlewareStart : 0
             // Safety: `process`'s caller holds the node, whose box holds the middleware (see
             // `attachedMiddleware`).
-            return node.attachedMiddleware._withUnsafeGuaranteedRef { $0.run(&action, start) }
+            return node.attachedMiddleware._withUnsafeGuaranteedRef { $0.run(&action, from: start) }
         }
         return runMiddlewareChains(&action, at: node, entry: entry)
     }
@@ -496,7 +496,7 @@ final class StoreTree: @unchecked Sendable {
         // The root's chain first: `more` holds the outer chains, innermost first, then `first`.
         for chain in more.reversed() + (first.map { [$0] } ?? []) {
             let start = chain.depth == entry.resumeDepth ? entry.middlewareStart : 0
-            let result = chain.middleware.run(&action, start)
+            let result = chain.middleware.run(&action, from: start)
             guard case .forwarded = result else { return result }
         }
         return .forwarded

@@ -13,7 +13,7 @@ import Testing
 
     @Test func settlingWritesTheActionAndNothingAfterIt() throws {
         try #require(MemoryLayout<Unpadded>.size == 9 && MemoryLayout<Unpadded>.stride == 16)
-        let scratch = ChainScratch<Int, Unpadded>(currentState: { 0 })
+        let scratch = ChainScratch<Unpadded>(stateReader: ChainStateReader { 0 })
         // The engine's action, followed by bytes that are not the action's.
         let block = UnsafeMutableRawPointer.allocate(byteCount: 16, alignment: 8)
         defer { block.deallocate() }
