@@ -19,7 +19,7 @@ final class ChainScratch<Action>: @unchecked Sendable {
     // action exactly while `didForward` is true, between the last middleware's `next` and the return of
     // the middleware the chain started at (`end(settlingInto:)`), or the end of `MiddlewareChain.run`, which
     // moves it out or drops it. `deinit` cannot run in between: the run holds the chain.
-    // The fields the inlinable part of a run (`Middleware.invoker`, `MiddlewareLink.next`) uses are
+    // The fields the inlinable part of a run (`Middleware.invocation(_:)`, `MiddlewareLink.next`) uses are
     // `@usableFromInline`: that code is compiled in the app's module, still only on the tree's queue.
 
     // The scalars the inlinable part of a run reads and writes are kept in `Atomic` cells, read and

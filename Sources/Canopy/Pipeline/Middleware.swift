@@ -32,14 +32,14 @@ public struct Middleware<State, Action>: Sendable {
     /// The name used in diagnostics and precondition messages.
     public let name: String
 
-    /// Runs the middleware's body for one action (``MiddlewareInvoke``).
+    /// How a chain calls the middleware's body for one action (``MiddlewareInvocation``).
     @usableFromInline
-    typealias Invoke = MiddlewareInvoke<Action>
+    typealias Invocation = MiddlewareInvocation<Action>
 
-    // Makes the middleware's `Invoke` once per store it is attached to, so a middleware with state of
-    // its own (a rate limit) keeps separate state per store.
+    // Makes the middleware's `Invocation` once per store it is attached to, so a middleware with state
+    // of its own (a rate limit) keeps separate state per store.
     @usableFromInline
-    let makeInvoke: @Sendable () -> Invoke
+    let makeInvocation: @Sendable () -> Invocation
 
     /// Sees an action that goes on unchanged: the work of a middleware that only observes
     /// (``MiddlewareTap``).
@@ -70,8 +70,8 @@ public struct Middleware<State, Action>: Sendable {
         // forwards) is compiled in the caller's module for its `State` and `Action`, not run through
         // Canopy's unspecialised generic code.
         self.name = name
-        let invoke = Self.invoker(body)
-        self.makeInvoke = { invoke }
+        let invocation = Self.invocation(body)
+        self.makeInvocation = { invocation }
         self.tap = { _, _ in }
         self.observes = false
     }
@@ -79,7 +79,7 @@ public struct Middleware<State, Action>: Sendable {
     // A middleware whose body is made afresh, with its own state, for each store it is attached to.
     init(name: String, makeBody: @escaping @Sendable () -> Body) {
         self.name = name
-        self.makeInvoke = { Self.invoker(makeBody()) }
+        self.makeInvocation = { Self.invocation(makeBody()) }
         self.tap = { _, _ in }
         self.observes = false
     }
@@ -89,11 +89,11 @@ public struct Middleware<State, Action>: Sendable {
     @inlinable
     init(name: String, observer observe: @escaping Observe) {
         self.name = name
-        let invoke = Self.invoker { action, context in
+        let invocation = Self.invocation { action, context in
             observe(action, context.environment)
             context.next(action)
         }
-        self.makeInvoke = { invoke }
+        self.makeInvocation = { invocation }
         // The observer itself, made in the caller's module: no closure in between.
         self.tap = observe
         self.observes = true
@@ -102,15 +102,20 @@ public struct Middleware<State, Action>: Sendable {
     /// This middleware, run inside `scope` each time it sees an action: the dependency scope of the
     /// store it is attached to (see `DependencyScope`).
     func running(in scope: DependencyScope) -> Middleware {
-        let makeInvoke = self.makeInvoke
+        let makeInvocation = self.makeInvocation
         let tap = self.tap
         return Middleware(
             name: name,
-            makeInvoke: {
-                let invoke = makeInvoke()
-                return { action, link, token, entry in
-                    DependencyScope.$current.withValue(scope) { invoke(&action, link, token, entry) }
-                }
+            makeInvocation: {
+                let invocation = makeInvocation()
+                return Invocation(
+                    start: { action, link in
+                        DependencyScope.$current.withValue(scope) { invocation.start(&action, link) }
+                    },
+                    follow: { action, link, token in
+                        DependencyScope.$current.withValue(scope) { invocation.follow(action, link, token) }
+                    }
+                )
             },
             tap: { action, environment in
                 DependencyScope.$current.withValue(scope) { tap(action, environment) }
@@ -121,33 +126,45 @@ public struct Middleware<State, Action>: Sendable {
 
     private init(
         name: String,
-        makeInvoke: @escaping @Sendable () -> Invoke,
+        makeInvocation: @escaping @Sendable () -> Invocation,
         tap: @escaping Tap,
         observes: Bool
     ) {
         self.name = name
-        self.makeInvoke = makeInvoke
+        self.makeInvocation = makeInvocation
         self.tap = tap
         self.observes = observes
     }
 
-    /// The `Invoke` of a middleware whose work is `body`.
+    /// The `Invocation` of a middleware whose work is `body`.
     ///
-    /// The run's beginning and end are here, compiled with the body, rather than in the chain around
-    /// the call: the engine calls the first middleware directly.
+    /// A run's beginning and end are here, compiled with the body, rather than in the chain around the
+    /// call: the engine calls the first middleware's `start` directly.
     @inlinable
-    static func invoker(_ body: @escaping Body) -> Invoke {
-        { action, link, token, entry in
-            let scratch = link.scratch
-            let token = entry ? scratch.begin(at: link.level) : token
-            scratch.expecting = link.level
-            do {
-                try body(action, MiddlewareContext(link: link, token: token))
-            } catch {
-                link.fail(error)
+    static func invocation(_ body: @escaping Body) -> Invocation {
+        Invocation(
+            start: { action, link in
+                let token = link.scratch.begin(at: link.level)
+                call(body, with: action, as: link, token: token)
+                return link.scratch.end(settlingInto: &action)
+            },
+            follow: { action, link, token in
+                call(body, with: action, as: link, token: token)
             }
-            scratch.expecting = -1
-            return entry ? scratch.end(settlingInto: &action) : true
+        )
+    }
+
+    /// Runs `body` for `action`, as the link `link`, in the run numbered `token`.
+    @inlinable
+    @inline(__always)
+    static func call(_ body: Body, with action: Action, as link: MiddlewareLink<Action>, token: UInt64) {
+        let scratch = link.scratch
+        scratch.expecting = link.level
+        do {
+            try body(action, MiddlewareContext(link: link, token: token))
+        } catch {
+            link.fail(error)
         }
+        scratch.expecting = -1
     }
 }

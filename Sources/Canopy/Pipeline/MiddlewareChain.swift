@@ -46,7 +46,7 @@ final class MiddlewareChain<State, Action>: Sendable {
             link = MiddlewareLink(
                 name: middleware.name,
                 level: level,
-                invoke: middleware.makeInvoke(),
+                invocation: middleware.makeInvocation(),
                 tap: middleware.tap,
                 observes: middleware.observes,
                 following: link,
@@ -68,7 +68,7 @@ final class MiddlewareChain<State, Action>: Sendable {
         var entry: MiddlewareLink<Action>?
         if let first, let nodeEnvironment, !first.onlyTapsFromHere {
             // The usual call, the whole chain: the engine calls the first middleware itself, which begins
-            // and ends the run (`Middleware.invoker(_:state:)`). Every run of a node's chain is in the
+            // and ends the run (`Middleware.invocation(_:)`). Every run of a node's chain is in the
             // node's environment, so it is made the run's once.
             scratch.use(nodeEnvironment)
             entry = first
@@ -139,8 +139,8 @@ final class MiddlewareChain<State, Action>: Sendable {
             return .forwarded
         }
         scratch.use(environment)
-        // The middleware begins and ends the run itself (`Middleware.invoker(_:)`).
-        return start.invoke(&action, start, 0, true) ? .forwarded : stopped(action)
+        // The middleware begins and ends the run itself (`Middleware.invocation(_:)`).
+        return start.runChain(&action) ? .forwarded : stopped(action)
     }
 
     /// The engine's call when every middleware only observes (``onlyObserves``): the taps, in order, in

@@ -1,21 +1,28 @@
-/// Runs a middleware's body for one action, as the link `link` of a chain, for the action numbered
-/// `token`; the chain's bookkeeping is in the link's scratch. The body reads the action in place.
-///
-/// When `entry` is set, the chain's run starts here (`token` is not used): the call begins the run,
-/// `action` is the engine's, and once the body has returned the action the chain forwarded, if any, is
-/// moved into it and the run ends. The call then returns whether an action was forwarded and no
-/// middleware threw; otherwise it returns `true`.
-///
-/// Only the action's type is in it, not the state's, so the engine, which knows a node's action type
-/// but not its state type, calls a chain's first middleware directly.
+/// How a chain calls one middleware's body: compiled with the body, in the module that made the
+/// middleware, and knowing only the action type, so that the engine, which knows a node's action type but
+/// not its state type, calls a chain's first middleware itself.
 @usableFromInline
-typealias MiddlewareInvoke<Action> =
-    @Sendable (
-        _ action: inout Action,
-        _ link: MiddlewareLink<Action>,
-        _ token: UInt64,
-        _ entry: Bool
-    ) -> Bool
+struct MiddlewareInvocation<Action>: Sendable {
+    /// Starts a run of the chain at this middleware for `action`, the engine's, as the link `link`: the
+    /// call begins the run, and once the body has returned moves the action the chain forwarded, if
+    /// any, into `action` and ends the run. Returns whether an action was forwarded and no middleware
+    /// threw.
+    @usableFromInline
+    let start: @Sendable (_ action: inout Action, _ link: MiddlewareLink<Action>) -> Bool
+    /// Runs the body, as the link `link`, for `action`, which the middleware before it forwarded during
+    /// the run numbered `token`.
+    @usableFromInline
+    let follow: @Sendable (_ action: Action, _ link: MiddlewareLink<Action>, _ token: UInt64) -> Void
+
+    @inlinable
+    init(
+        start: @escaping @Sendable (_ action: inout Action, _ link: MiddlewareLink<Action>) -> Bool,
+        follow: @escaping @Sendable (_ action: Action, _ link: MiddlewareLink<Action>, _ token: UInt64) -> Void
+    ) {
+        self.start = start
+        self.follow = follow
+    }
+}
 
 /// Sees an action that goes on unchanged: the work of a middleware that only observes. It borrows the
 /// action: the engine and the chain lend it theirs, with no copy, even in unspecialised code (where a
@@ -37,9 +44,12 @@ final class MiddlewareLink<Action>: Sendable {
     let name: String
     @usableFromInline
     let level: Int
-    /// Runs the middleware's body (``Middleware/invoker(_:state:)``).
+    /// Starts a run at this middleware (``MiddlewareInvocation/start``).
     @usableFromInline
-    let invoke: MiddlewareInvoke<Action>
+    let start: @Sendable (_ action: inout Action, _ link: MiddlewareLink<Action>) -> Bool
+    /// Runs this middleware for an action the one before it forwarded (``MiddlewareInvocation/follow``).
+    @usableFromInline
+    let follow: @Sendable (_ action: Action, _ link: MiddlewareLink<Action>, _ token: UInt64) -> Void
     /// The work of a middleware that only observes (``Middleware/tap``); for the others, nothing.
     let tap: MiddlewareTap<Action>
     @usableFromInline
@@ -53,7 +63,7 @@ final class MiddlewareLink<Action>: Sendable {
     init(
         name: String,
         level: Int,
-        invoke: @escaping MiddlewareInvoke<Action>,
+        invocation: MiddlewareInvocation<Action>,
         tap: @escaping MiddlewareTap<Action>,
         observes: Bool,
         following: MiddlewareLink?,
@@ -61,7 +71,8 @@ final class MiddlewareLink<Action>: Sendable {
     ) {
         self.name = name
         self.level = level
-        self.invoke = invoke
+        self.start = invocation.start
+        self.follow = invocation.follow
         self.tap = tap
         self.following = following
         self.scratch = scratch
@@ -80,12 +91,12 @@ final class MiddlewareLink<Action>: Sendable {
         }
     }
 
-    /// Runs the chain from this middleware, the first one, for `action`: begins the run, and once it is
-    /// over moves the action the chain forwarded into `action`. Returns whether it did (see
-    /// ``MiddlewareInvoke``).
+    /// Runs the chain from this middleware for `action`: begins the run, and once it is over moves the
+    /// action the chain forwarded into `action`. Returns whether it did (see
+    /// ``MiddlewareInvocation/start``).
     @inline(__always)
     func runChain(_ action: inout Action) -> Bool {
-        invoke(&action, self, 0, true)
+        start(&action, self)
     }
 
     /// Records `error`, thrown by this middleware's body, unless an error was recorded first.
@@ -98,7 +109,11 @@ final class MiddlewareLink<Action>: Sendable {
     }
 
     /// This middleware's `next`: runs the following middleware, or hands the action to the reducers.
+    ///
+    /// Inlined into the middleware's body: the checks and the last middleware's hand-over are a few
+    /// loads and stores, less than a call.
     @inlinable
+    @inline(__always)
     func next(_ action: Action, token: UInt64) {
         let scratch = self.scratch
         // Only the running middleware of the current action may call `next`, once: `expecting` is its
@@ -120,8 +135,7 @@ final class MiddlewareLink<Action>: Sendable {
     @inlinable
     @inline(never)
     static func invoke(_ following: MiddlewareLink, with action: Action, token: UInt64) {
-        var action = action
-        _ = following.invoke(&action, following, token, false)
+        following.follow(action, following, token)
     }
 
     @usableFromInline
