@@ -198,6 +198,37 @@ import Testing
         #expect(await child.state.1 == 1)
     }
 
+    /// A chain reads the state of the store it is attached to: the child's middleware gets the child's
+    /// state type, the root's the root's, each as it was before the action.
+    @Test func eachMiddlewareReadsTheStateOfItsOwnStore() async {
+        let log = StateRecorder<String>()
+        let root = StateStore<[String], Action>(
+            ["r"],
+            middlewares: [
+                Middleware("root") { action, context in
+                    log.record("root \(context.state)")
+                    context.next(action)
+                }
+            ],
+            reducer: { state, action in state.append("\(action)") }
+        )
+        let child = root.with(10) { count, _ in count += 1 }
+        child.use(
+            Middleware("child") { action, context in
+                log.record("child \(context.state.0) \(context.state.1)")
+                context.next(action)
+            }
+        )
+        await child.send(.add(1))
+        await child.send(.add(2))
+        #expect(
+            log.values == [
+                #"root ["r"]"#, #"child ["r"] 10"#,
+                #"root ["r", "add(1)"]"#, #"child ["r", "add(1)"] 11"#,
+            ]
+        )
+    }
+
     @Test func startingWorkUnderABusyIdCancelsTheOldRunAndDropsItsLateResults() async {
         let scheduler = ManualScheduler()
         let started = StateRecorder<String>()
