@@ -459,47 +459,39 @@ final class StoreTree: @unchecked Sendable {
         at node: ActionNode<Action>,
         entry: EntryContext
     ) -> MiddlewareResult {
-        // Most paths have one chain, the receiving node's: run it without collecting anything (an array
-        // of chains and its reversal cost runtime type lookups on every action). The root has no
-        // ancestors to look at.
-        let depth = node.depth
-        if depth >= entry.resumeDepth, depth == 0 || !ancestorHasMiddleware(node, from: entry.resumeDepth) {
-            guard node.hasMiddleware else { return .forwarded }
-            let start = depth == entry.resumeDepth ? entry.middlewareStart : 0
-            // Safety: `process`'s caller holds the node, whose box holds the middleware (see
-            // `attachedMiddleware`).
-            return node.attachedMiddleware._withUnsafeGuaranteedRef { $0.run(&action, from: start) }
+        // An action to the root meets the root's chain only: run it without looking further.
+        guard node.depth == 0, entry.resumeDepth <= 0 else {
+            return runChains(&action, from: node, entry: entry)
         }
-        return runMiddlewareChains(&action, at: node, entry: entry)
+        guard node.hasMiddleware else { return .forwarded }
+        let start = entry.resumeDepth == 0 ? entry.middlewareStart : 0
+        // Safety: `process`'s caller holds the node, whose box holds the middleware (see
+        // `attachedMiddleware`).
+        return node.attachedMiddleware._withUnsafeGuaranteedRef { $0.run(&action, from: start) }
     }
 
-    /// `runMiddleware` when ancestors of `node` have middleware too.
-    private func runMiddlewareChains<Action>(
+    /// `runMiddleware` for an action below the root, or resumed: the chains from `node` up, as far as
+    /// the entry's resume depth, the root's first.
+    ///
+    /// One walk up: each call finds the nearest node with middleware at or above `node` and calls itself
+    /// for the nodes above that one before running its chain, so it nests once per chain met, not per
+    /// level, and collects nothing.
+    private func runChains<Action>(
         _ action: inout Action,
-        at node: ActionNode<Action>,
+        from node: ActionNode<Action>?,
         entry: EntryContext
     ) -> MiddlewareResult {
-        // Collected from `node` upwards.
-        var first: (depth: Int, middleware: NodeMiddleware<Action>)?
-        var more: [(depth: Int, middleware: NodeMiddleware<Action>)] = []
-        var current: ActionNode<Action>? = node
-        while let candidate = current, candidate.depth >= entry.resumeDepth {
-            if let middleware = candidate.middleware {
-                if first == nil {
-                    first = (candidate.depth, middleware)
-                } else {
-                    more.append((candidate.depth, middleware))
-                }
-            }
+        var current = node
+        while let candidate = current, candidate.depth >= entry.resumeDepth, !candidate.hasMiddleware {
             current = candidate.untranslatedParent()
         }
-        // The root's chain first: `more` holds the outer chains, innermost first, then `first`.
-        for chain in more.reversed() + (first.map { [$0] } ?? []) {
-            let start = chain.depth == entry.resumeDepth ? entry.middlewareStart : 0
-            let result = chain.middleware.run(&action, from: start)
-            guard case .forwarded = result else { return result }
+        guard let holder = current, holder.depth >= entry.resumeDepth, let middleware = holder.middleware else {
+            return .forwarded
         }
-        return .forwarded
+        let above = runChains(&action, from: holder.untranslatedParent(), entry: entry)
+        guard case .forwarded = above else { return above }
+        let start = holder.depth == entry.resumeDepth ? entry.middlewareStart : 0
+        return middleware.run(&action, from: start)
     }
 
     /// On the queue, during the middleware stage: a route to the node the action was sent to, when it
@@ -508,18 +500,6 @@ final class StoreTree: @unchecked Sendable {
         // Safety: as in `currentTargetID()`.
         guard let target = currentTarget?.takeUnretainedValue() as? ActionNode<Action> else { return nil }
         return WeakReceiver(target)
-    }
-
-    /// Whether a node above `node`, at `depth` or deeper, that takes the same actions has middleware.
-    private func ancestorHasMiddleware<Action>(_ node: ActionNode<Action>, from depth: Int) -> Bool {
-        var current = node.untranslatedParent()
-        while let candidate = current, candidate.depth >= depth {
-            if candidate.hasMiddleware {
-                return true
-            }
-            current = candidate.untranslatedParent()
-        }
-        return false
     }
 
     /// From any thread, with cycle detection on: the causes of an action dispatched now. When the caller

@@ -35,4 +35,41 @@ import Testing
         // The log middleware saw the resumed action once, when it was sent, not again on release.
         #expect(rootSeen.values == ["ping", "pong", "type a", "type ab"])
     }
+
+    /// Three chains on the path of an action to a grandchild run the root's first, then the child's,
+    /// then the grandchild's; an action a debounce in the child's chain lets go later meets only what
+    /// comes after the debounce: the rest of the child's chain and the grandchild's, not the root's.
+    @Test func chainsOnThePathRunRootFirstAndAResumedActionSkipsTheChainsAboveItsDebounce() async {
+        let scheduler = ManualScheduler()
+        let seen = StateRecorder<String>()
+        func logging<State>(_ name: String, _: State.Type) -> Middleware<State, String> {
+            Middleware(name) { action, context in
+                seen.record("\(name) \(action)")
+                context.next(action)
+            }
+        }
+        let root = StateStore<[String], String>(
+            [],
+            scheduler: scheduler,
+            middlewares: [logging("root", [String].self)],
+            reducer: { state, action in state.append(action) }
+        )
+        let child = root.with(0) { _, _ in }
+        child.use(.debounce({ $0.hasPrefix("type") }, for: 1))
+        child.use(logging("child", ([String], Int).self))
+        let grandchild = child.with(0) { _, _ in }
+        grandchild.use(logging("grandchild", (([String], Int), Int).self))
+        await grandchild.send("a")
+        await grandchild.send("type b")
+        scheduler.advance(by: 1)
+        let state = await waitForState(root) { $0.count == 2 }
+        #expect(state == ["a", "type b"])
+        #expect(
+            seen.values == [
+                "root a", "child a", "grandchild a",
+                "root type b",
+                "child type b", "grandchild type b",
+            ]
+        )
+    }
 }
