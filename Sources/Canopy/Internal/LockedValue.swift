@@ -20,7 +20,7 @@ package final class LockedValue<Value>: @unchecked Sendable {
     // which serialises every access. The lock lives in memory this object allocates once and never
     // moves. `Value` must be Sendable for the box to be shared (see the conditional init below).
     // Accesses to `value` cannot overlap: each happens under the lock, which is not recursive, so the
-    // dynamic exclusivity check (about a hundred instructions, on every dispatch) is turned off.
+    // dynamic exclusivity check (about a hundred instructions per access) is turned off.
     #if canImport(Darwin)
     private let lock: UnsafeMutablePointer<os_unfair_lock>
     #else

@@ -5,7 +5,7 @@
 /// which knows both) hands it these entry points, made once when the chain is attached.
 final class NodeMiddleware<Action>: Sendable {
     /// How the engine calls a middleware that only observes (``Middleware/tap``).
-    typealias Tap = @Sendable (_ action: borrowing Action, _ environment: MiddlewareEnvironment<Action>) -> Void
+    typealias Tap = MiddlewareTap<Action>
 
     /// Whether every middleware of the chain only observes: the action always reaches the reducers
     /// unchanged, and the engine calls ``observe`` instead of ``run``.
