@@ -130,8 +130,8 @@ import Testing
         #expect(received == [0, 1, 2, 1])
     }
 
-    /// The dedup in front of a handler on the store's queue, which decides the gate it is called
-    /// through: a `CallGate` behind a closure without dedup or with a predicate's, the check's own object
+    /// The dedup in front of a handler on the store's queue, which decides who calls it through its gate:
+    /// a delivery closure without dedup or behind a predicate's check, the check itself
     /// (`ProjectionFilter`) with a key path's.
     enum Dedup: String, CaseIterable, CustomTestStringConvertible {
         case none, predicate, keyPath
