@@ -1,28 +1,40 @@
-/// The dedup check of one subscription for an equating that compares one projection of the state:
-/// ``check(_:)`` lets a state through to `passed` unless its projection equals that of the last state
-/// let through; the first always passes. One per subscription, called only by its node's observer, on
-/// its tree's queue.
+/// The dedup check of one subscription for an equating that compares one projection of the state, in
+/// front of its handler: ``check(_:)`` calls `handler` with a state unless its projection equals that of
+/// the last state let through; the first always passes. One per subscription, called only by its node's
+/// observer, on its tree's queue.
 ///
 /// It backs ``Equating/keyPath(_:)`` and ``Equating/equal(value:)``. Keeping the last accepted
 /// *projection* reads the key path once per state, where comparing the last state with the new one
 /// through the predicate reads it twice. The equating makes it where it is made
 /// (``Equating/makeCheck``), so ``check(_:)`` is compiled for the state's and the projection's types
-/// there, and the node's observer closure calls it directly. What it remembers is a `Last`, the
-/// projection's optional (``LastProjection``), which its metadata then carries for its `deinit`.
+/// there, and the node's observer closure, whose one capture and so whose context is this object,
+/// calls it directly. What it remembers is a `Last`, the projection's optional (``LastProjection``),
+/// which its metadata then carries for its `deinit`.
+///
+/// It holds the handler and the token's gate itself: a state that passes goes from the check through
+/// the gate to the handler, both `let`s of the observer's context, which the node's slot keeps alive
+/// for the call, so nothing is retained and no closure lies between them. The token holds only the
+/// gate, so what the handler captured still goes with the observer. In a props subscription
+/// (``SubscriptionPipeline``) the handler is the pipeline's next stage, behind a gate that nothing
+/// closes: the pipeline's token closes a gate of its own, checked before this one.
 @usableFromInline
 // Safety: Sendable by hand: its one `var` is confined to the subscribing tree's queue (note below).
 final class ProjectionFilter<State, Last: LastProjection>: @unchecked Sendable {
     // Safety: `last` is read and written only in `check`, which runs only on the subscribing tree's
     // serial queue: it is called by the observer closure of one subscription (`Equating.makeCheck`
     // makes one filter per subscription), which the node calls only there. The queue serialises every
-    // access, and no access spans a call out (`project` runs before it, `passed` after it), so the
+    // access, and no access spans a call out (`project` runs before it, `handler` after it), so the
     // dynamic exclusivity check is skipped.
     @usableFromInline
     let project: @Sendable (State) -> Last.Projection
 
-    /// What a state that is not a duplicate goes on to: the subscription's delivery.
+    /// What a state that is not a duplicate goes on to.
     @usableFromInline
-    let passed: @Sendable (State) -> ObserverStatus
+    let handler: @Sendable (State) -> Void
+
+    /// The gate `handler` is called through, which the subscription's token closes.
+    @usableFromInline
+    let gate: CallGate
 
     // Safety: only `check` touches it, on the tree's queue, with no call out during the access.
     @usableFromInline
@@ -31,14 +43,17 @@ final class ProjectionFilter<State, Last: LastProjection>: @unchecked Sendable {
     @inlinable
     init(
         project: @escaping @Sendable (State) -> Last.Projection,
-        passed: @escaping @Sendable (State) -> ObserverStatus
+        gate: CallGate,
+        handler: @escaping @Sendable (State) -> Void
     ) {
         self.project = project
-        self.passed = passed
+        self.gate = gate
+        self.handler = handler
     }
 
-    /// Calls `passed` with `state` unless its projection equals the last projection let through, which
-    /// it then becomes; a duplicate answers `.active`.
+    /// Calls `handler` with `state`, through the gate, unless its projection equals the last projection
+    /// let through, which it then becomes. Answers `.dead` for a state that passes once the gate is
+    /// closed, `.active` otherwise.
     @inlinable
     func check(_ state: State) -> ObserverStatus {
         let value = project(state)
@@ -46,6 +61,6 @@ final class ProjectionFilter<State, Last: LastProjection>: @unchecked Sendable {
             return .active
         }
         last = Last(value)
-        return passed(state)
+        return gate.withCall { handler(state) } ? .active : .dead
     }
 }

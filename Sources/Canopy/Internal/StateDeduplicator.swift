@@ -6,7 +6,7 @@ import Synchronization
 ///
 /// The check of an equating that knows only its predicate (``Equating/init(predicate:)``, `&&`,
 /// ``Equating/with(_:)``, ``Equating/asEquatable``); one made for a projection comes compiled from where
-/// the equating was made (``Equating/makeCheck``), and `Equating.check(passed:)` uses that instead.
+/// the equating was made (``Equating/makeCheck``), and subscriptions use that instead.
 ///
 /// The last state sits in a `Mutex`, so the compiler checks that it is shared safely. Its calls come one
 /// at a time, from the tree's queue, so the lock is never contended.

@@ -17,14 +17,16 @@ public struct Equating<T>: Sendable {
     /// For an equating that compares one projection of the state (``keyPath(_:)``, ``equal(value:)``):
     /// makes the dedup check of one subscription, the closure its node calls with each state. The check
     /// projects the state once, compares the projection with the last one let through, and calls
-    /// `passed` only with a state that differs, answering `.active` for a duplicate. `nil` when only the
-    /// predicate is known.
+    /// `handler`, through `gate`, only with a state that differs; it answers `.dead` for a state that
+    /// passes once the gate is closed, and `.active` otherwise. `nil` when only the predicate is known.
     ///
     /// Made where the equating is made, by an inlinable factory, so the check is compiled for the
     /// state's and the projection's types there: a duplicate costs a call of the check, one of the
-    /// projection and a comparison, with no lock, no atomic and no allocation.
+    /// projection and a comparison, with no lock, no atomic and no allocation; a state that passes, the
+    /// gate's two atomic exchanges around the handler's call.
     @usableFromInline
-    let makeCheck: (@Sendable (_ passed: @escaping @Sendable (T) -> ObserverStatus) -> @Sendable (T) -> ObserverStatus)?
+    let makeCheck:
+        (@Sendable (_ gate: CallGate, _ handler: @escaping @Sendable (T) -> Void) -> @Sendable (T) -> ObserverStatus)?
 
     /// Creates an equating from a predicate.
     ///
@@ -38,7 +40,7 @@ public struct Equating<T>: Sendable {
     init<Value: Equatable & Sendable>(projection project: @escaping @Sendable (T) -> Value) {
         let projection = EquatingProjection(project)
         self.predicate = { projection.isDuplicate($0, $1) }
-        self.makeCheck = { projection.makeCheck(passed: $0) }
+        self.makeCheck = { projection.makeCheck(gate: $0, handler: $1) }
     }
 
     /// Never treats a state as a duplicate: every state passes.

@@ -20,12 +20,14 @@ final class EquatingProjection<State, Value: Equatable & Sendable>: Sendable {
         project(lhs) == project(rhs)
     }
 
-    /// The dedup check of one subscription, in front of `passed` (``Equating/makeCheck``).
+    /// The dedup check of one subscription, in front of `handler`, which it calls through `gate`
+    /// (``Equating/makeCheck``).
     @inlinable
     func makeCheck(
-        passed: @escaping @Sendable (State) -> ObserverStatus
+        gate: CallGate,
+        handler: @escaping @Sendable (State) -> Void
     ) -> @Sendable (State) -> ObserverStatus {
-        let filter = ProjectionFilter<State, Value?>(project: project, passed: passed)
+        let filter = ProjectionFilter<State, Value?>(project: project, gate: gate, handler: handler)
         // One capture, the filter, which is then the closure's context: nothing more is allocated for
         // it, and each call reads one pointer.
         return { filter.check($0) }

@@ -1,5 +1,6 @@
 import Dispatch
-import Synchronization
+// Public: the gate's calls (`withCall`) are inlined into dedup checks compiled in the app's module.
+public import Synchronization
 
 #if canImport(FoundationEssentials)
 import FoundationEssentials
@@ -19,17 +20,21 @@ import Foundation
 /// then asks the node to remove the observer. A handler must not wait for a thread that is cancelling
 /// its own subscription.
 ///
-/// The gate does not hold the handler: the node's observer does (its delivery closure holds the gate and
-/// the handler), so that whatever the handler captured goes with the observer (when the subscription is
-/// cancelled or the store goes), while the token may live on.
+/// The gate does not hold the handler: the node's observer does (its delivery closure, or the dedup
+/// check's ``ProjectionFilter``, holds the gate and the handler), so that whatever the handler captured
+/// goes with the observer (when the subscription is cancelled or the store goes), while the token may
+/// live on.
+@usableFromInline
 final class CallGate: Sendable {
     // The state word: bit 0 is set during a call, bit 1 once closed, and the bits above count the
     // closers waiting for the call to return.
-    private static let calling = 1
-    private static let closed = 2
-    private static let oneWaiter = 4
+    @usableFromInline
+    static var calling: Int { 1 }
+    private static var closed: Int { 2 }
+    private static var oneWaiter: Int { 4 }
 
-    private let state = Atomic<Int>(0)
+    @usableFromInline
+    let state = Atomic<Int>(0)
     /// The thread calling the tree's observers, which makes this gate's calls.
     private let callingThread: CallingThread
     /// Signalled once per waiter when a call that had waiters returns. Made by the first closer that
@@ -55,6 +60,7 @@ final class CallGate: Sendable {
     }
 
     /// Runs `body` unless the gate is closed; returns whether it ran. Called only on the tree's queue.
+    @inlinable
     @inline(__always)
     func withCall(_ body: () -> Void) -> Bool {
         guard state.compareExchange(expected: 0, desired: Self.calling, ordering: .acquiring).exchanged else {
@@ -98,7 +104,8 @@ final class CallGate: Sendable {
     }
 
     /// After a call that closers wait for: ends the call, keeps the gate closed, wakes every waiter.
-    private func releaseWaiters() {
+    @usableFromInline
+    func releaseWaiters() {
         let previous = state.exchange(Self.closed, ordering: .acquiringAndReleasing)
         let waiters = previous / Self.oneWaiter
         guard waiters > 0, let semaphore = returned.load() else { return }

@@ -84,14 +84,21 @@ final class SubscriptionPipeline<State: Sendable, Action: Sendable, Props>: Send
         self.delivery = PropsDelivery(configuration.delivery, to: observer, storeQueue: handle.queue)
         self.owner = owner.map(LifetimeWatch.init)
         let registration = Registration(self)
-        let accept: @Sendable (State) -> ObserverStatus = { state in registration.pipeline.accept(state) }
         // Dedup sits between `receive`'s checks and `accept`, compiled for the state's type where the
         // equating was made; a duplicate goes no further.
         let check: @Sendable (State) -> ObserverStatus
         if let equating = configuration.removeStateDuplicates {
-            check = equating.check(passed: accept)
+            if let makeCheck = equating.makeCheck {
+                // A gate that nothing closes: the token holds `gate`, which `receive` reads before the
+                // check runs. (An optional gate in the check would cost every subscription's check a
+                // retain and a release of it around each handler's call.)
+                let open = CallGate(id: id, host: nil, callingThread: handle.tree.callingThread)
+                check = makeCheck(open) { state in _ = registration.pipeline.accept(state) }
+            } else {
+                check = equating.predicateCheck { state in registration.pipeline.accept(state) }
+            }
         } else {
-            check = accept
+            check = { state in registration.pipeline.accept(state) }
         }
         handle.subscribe(Observer(id: id) { state in registration.pipeline.receive(state, then: check) })
     }

@@ -17,24 +17,30 @@ extension StoreHandle {
     /// The node's observer is the dedup check itself, compiled where the equating was made
     /// (``Equating/makeCheck``): a duplicate costs that check and nothing else. Only a state that
     /// passes goes through the token's gate to `handler`, so a cancel from another thread waits out a
-    /// call in progress and no call starts after it returns. The gate also holds the node weakly, to
-    /// remove the observer on cancel; the handler lives in the node's observer only.
+    /// call in progress and no call starts after it returns. A projecting equating's check holds the
+    /// gate and the handler itself (``ProjectionFilter``); otherwise a closure around the gate follows
+    /// the check. The gate also holds the node weakly, to remove the observer on cancel; the handler
+    /// lives in the node's observer only.
     func subscription(
         removeDuplicates equating: Equating<State>?,
         _ handler: @escaping @Sendable (State) -> Void
     ) -> Subscription {
         let id = SubscriptionIDs.next()
         let gate = CallGate(id: id, host: observerHost, callingThread: tree.callingThread)
-        // Not `equating.map`: its generic result would wrap the check in two reabstraction thunks,
-        // called for every state.
-        let deliver: @Sendable (State) -> ObserverStatus = { state in
-            gate.withCall { handler(state) } ? .active : .dead
-        }
         let observe: @Sendable (State) -> ObserverStatus
-        if let equating {
-            observe = equating.check(passed: deliver)
+        if let check = equating?.makeCheck?(gate, handler) {
+            observe = check
         } else {
-            observe = deliver
+            // Not `equating.map`: its generic result would wrap the check in two reabstraction thunks,
+            // called for every state.
+            let deliver: @Sendable (State) -> ObserverStatus = { state in
+                gate.withCall { handler(state) } ? .active : .dead
+            }
+            if let equating {
+                observe = equating.predicateCheck(passed: deliver)
+            } else {
+                observe = deliver
+            }
         }
         // The node makes the observer: each place that handles an `Observer<State>` here, in code generic
         // over the handle, looks up its metadata (a hashed lookup of some 300 instructions).

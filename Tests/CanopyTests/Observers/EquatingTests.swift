@@ -1,3 +1,4 @@
+import Foundation
 import Testing
 
 @testable import Canopy
@@ -65,17 +66,18 @@ import Testing
             reads.record(item.id)
             return item.title
         }
-        let check = equating.makeCheck! { item in
-            passed.record(item.id)
-            return item.id == 5 ? .dead : .active
-        }
+        let gate = CallGate(id: UUID(), host: nil, callingThread: CallingThread())
+        let check = equating.makeCheck!(gate) { item in passed.record(item.id) }
         #expect(check(Item(id: 1, title: "a")) == .active)
         #expect(check(Item(id: 2, title: "a")) == .active)
         #expect(check(Item(id: 3, title: "b")) == .active)
         #expect(check(Item(id: 4, title: "b")) == .active)
-        #expect(check(Item(id: 5, title: "a")) == .dead)  // what `passed` answers comes back
-        #expect(passed.values == [1, 3, 5])
-        #expect(reads.values == [1, 2, 3, 4, 5])  // one projection per state
+        gate.cancel()
+        // Closed: a state that passes reaches no handler, and the node is told to let the observer go.
+        #expect(check(Item(id: 5, title: "a")) == .dead)
+        #expect(check(Item(id: 6, title: "a")) == .active)  // a duplicate is dropped before the gate
+        #expect(passed.values == [1, 3])
+        #expect(reads.values == [1, 2, 3, 4, 5, 6])  // one projection per state
         #expect(Equating<Item>.keyPath(\.title).makeCheck != nil)
     }
 

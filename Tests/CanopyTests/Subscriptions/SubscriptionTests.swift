@@ -130,13 +130,30 @@ import Testing
         #expect(received == [0, 1, 2, 1])
     }
 
-    @Test(arguments: [1, 3])
-    func cancelFromOtherThreadsWaitsOutTheCallInProgress(cancellers: Int) async {
+    /// The dedup in front of a handler on the store's queue, which decides who calls it through its gate:
+    /// a delivery closure without dedup or behind a predicate's check, the check itself
+    /// (`ProjectionFilter`) with a key path's.
+    enum Dedup: String, CaseIterable, CustomTestStringConvertible {
+        case none, predicate, keyPath
+
+        var equating: Equating<Int>? {
+            switch self {
+            case .none: nil
+            case .predicate: .asEquatable
+            case .keyPath: .keyPath(\.self)
+            }
+        }
+
+        var testDescription: String { rawValue }
+    }
+
+    @Test(arguments: [1, 3], Dedup.allCases)
+    func cancelFromOtherThreadsWaitsOutTheCallInProgress(cancellers: Int, dedup: Dedup) async {
         let store = counter()
         let events = StateRecorder<String>()
         let entered = StateRecorder<Int>()
         let release = Gate()
-        let subscription = store.subscribe { state in
+        let subscription = store.subscribe(removeStateDuplicates: dedup.equating) { state in
             guard state == 1 else { return }
             entered.record(state)
             release.pass()
@@ -170,11 +187,12 @@ import Testing
         #expect(entered.values == [1])
     }
 
-    @Test func cancelFromInsideTheHandlerReturnsAndStopsLaterCalls() async {
+    @Test(arguments: Dedup.allCases)
+    func cancelFromInsideTheHandlerReturnsAndStopsLaterCalls(dedup: Dedup) async {
         let store = counter()
         let recorder = StateRecorder<Int>()
         let holder = LockedValue<Subscription?>(nil)
-        let subscription = store.subscribe { state in
+        let subscription = store.subscribe(removeStateDuplicates: dedup.equating) { state in
             recorder.record(state)
             if state == 2 {
                 holder.withLock { $0 }?.cancel()  // re-entrant: must not deadlock
