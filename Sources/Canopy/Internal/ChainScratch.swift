@@ -10,15 +10,16 @@ public import Synchronization
 @usableFromInline
 // Safety: Sendable by hand: every field is confined to the tree's queue, as the note below details.
 final class ChainScratch<Action>: @unchecked Sendable {
-    // Safety: every field is read and written only by `MiddlewareChain`, `MiddlewareLink` and
-    // `MiddlewareContext`, on the tree's serial queue (the chain checks it in debug builds when an action
-    // starts, and a context is not `Sendable`, so it cannot leave the queue), which serialises every
-    // access. No access calls out to other code while it is in progress (the chain reads or writes a
-    // field, then calls a middleware), so accesses cannot overlap.
+    // Safety: every field is read and written only by `MiddlewareChain`, `MiddlewareLink`,
+    // `Middleware.invocation(_:)` and `MiddlewareContext`, on the tree's serial queue (the engine's drain
+    // checks it once per turn, the chain's general path in debug builds when an action starts, and a
+    // context is not `Sendable`, so it cannot leave the queue), which serialises every access. No access
+    // calls out to other code while it is in progress (a field is read or written, then a middleware
+    // called), so accesses cannot overlap.
     // `forwarded` is allocated here for one `Action` and freed in `deinit`; it holds an initialised
     // action exactly while `didForward` is true, between the last middleware's `next` and the return of
-    // the middleware the chain started at (`end(settlingInto:)`), or the end of `MiddlewareChain.run`, which
-    // moves it out or drops it. `deinit` cannot run in between: the run holds the chain.
+    // the middleware the run started at: `end(settlingInto:)` moves it out, or, when a middleware threw,
+    // `MiddlewareChain.stopped(_:)` drops it. `deinit` cannot run in between: the run holds the chain.
     // The fields the inlinable part of a run (`Middleware.invocation(_:)`, `MiddlewareLink.next`) uses are
     // `@usableFromInline`: that code is compiled in the app's module, still only on the tree's queue.
 
@@ -115,7 +116,7 @@ final class ChainScratch<Action>: @unchecked Sendable {
     /// Notes that an action starts at the middleware at `level`; returns the action's token.
     @inlinable
     func begin(at level: Int) -> UInt64 {
-        precondition(!isRunning, "Internal inconsistency: a middleware chain was run from inside itself")
+        guard !isRunning else { Self.ranFromInsideItself() }
         isRunning = true
         token &+= 1
         forwardedThrough = level
@@ -135,6 +136,13 @@ final class ChainScratch<Action>: @unchecked Sendable {
         // Safety: `forwarded` held an `Action`, since `didForward` was true; it is left empty.
         action = forwarded.assumingMemoryBound(to: Action.self).move()
         return true
+    }
+
+    /// Traps: a chain was run while it was running. Compiled in Canopy, so the check holds whatever the
+    /// app's module is built with.
+    @usableFromInline
+    static func ranFromInsideItself() -> Never {
+        preconditionFailure("Internal inconsistency: a middleware chain was run from inside itself")
     }
 
     /// Drops the forwarded action, if any.

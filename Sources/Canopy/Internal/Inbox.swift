@@ -285,9 +285,9 @@ struct InboxBuffer: @unchecked Sendable {
     // waits as the spare, then the drain on the tree's queue that took it, until it hands it back
     // emptied. `actions` is memory for `capacity` values of the inbox's `Action` type, the first `count`
     // of them initialised; only `Inbox<Action>` touches it, always with that type. An action for a
-    // receiver (`Target`) is moved out by the receiver from the address `deliver(target:_:)` hands it, or
-    // deinitialised when its run is over; `run` then treats the slot as empty like every other one it
-    // moved from. The block comes from Swift's allocator (`grow`) and goes back to it.
+    // receiver (`Target`) is handled in place and destroyed by the receiver at the address
+    // `deliver(target:_:)` hands it, or deinitialised when its run is over; a plain action is handled in
+    // place and destroyed by `handleAction`; `run` then treats the slot as empty. The block comes from Swift's allocator (`grow`) and goes back to it.
     struct Work {
         /// The number of actions pushed before this work item.
         let position: Int
@@ -356,7 +356,7 @@ struct InboxBuffer: @unchecked Sendable {
         assert(count == 0 && targets.isEmpty, "Internal inconsistency: a buffer with entries was trimmed")
         if capacity > InboxBuffer.retainedCapacity {
             // Safety: the buffer holds no entries (asserted above: every caller empties it first, `run`
-            // by moving each entry out), so its memory holds nothing to deinitialise.
+            // by handling each entry), so its memory holds nothing to deinitialise.
             actions?.deallocate()
             actions = nil
             capacity = 0
@@ -397,8 +397,8 @@ struct InboxBuffer: @unchecked Sendable {
         guard let receiver = targets[index].receiver.take() else {
             preconditionFailure("Internal inconsistency: an inbox target was delivered twice")
         }
-        // Safety: the initialised slot at `position`, valid for this call; the receiver moves the action
-        // out of it, or it is deinitialised here, so either way `run` may count it empty.
+        // Safety: the initialised slot at `position`, valid for this call; the receiver handles the action
+        // in place and destroys it, or it is deinitialised here, so either way `run` may count it empty.
         let action = UnsafeMutableRawPointer(slot(position, Action.self))
         guard let extras else {
             // A plain dispatch: no run to check, the default entry context, no completion.

@@ -16,9 +16,14 @@ final class ChainStateReader<State>: Sendable {
     /// The reader kept by `scratch`, whose chain is attached to a node of state type `State`.
     @inlinable
     static func reader<Action>(of scratch: ChainScratch<Action>) -> ChainStateReader {
-        guard let reader = scratch.stateReader as? ChainStateReader else {
-            preconditionFailure("Internal inconsistency: a middleware chain's state reader is of another state type")
-        }
+        guard let reader = scratch.stateReader as? ChainStateReader else { readerOfAnotherType() }
         return reader
+    }
+
+    /// Traps: the chain's reader reads another state type. Compiled in Canopy, so the check holds
+    /// whatever the app's module is built with.
+    @usableFromInline
+    static func readerOfAnotherType() -> Never {
+        preconditionFailure("Internal inconsistency: a middleware chain's state reader is of another state type")
     }
 }

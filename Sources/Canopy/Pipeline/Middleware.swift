@@ -41,21 +41,17 @@ public struct Middleware<State, Action>: Sendable {
     @usableFromInline
     let makeInvocation: @Sendable () -> Invocation
 
-    /// Sees an action that goes on unchanged: the work of a middleware that only observes
-    /// (``MiddlewareTap``).
+    /// Sees an action that goes on unchanged: the work of a middleware that only observes, which the
+    /// chain calls as its tap (``MiddlewareTap``).
     @usableFromInline
     typealias Observe = MiddlewareTap<Action>
-
-    /// How the chain calls a middleware that only observes: its `Observe`.
-    @usableFromInline
-    typealias Tap = Observe
 
     // For a middleware that only observes (`observes`): the chain calls it directly, without a context
     // or a `next`, and when the rest of the chain observes too, leaves the action where it is. Not
     // optional: an optional closure of a generic type is kept at another abstraction, and each call
     // would go through two reabstraction thunks.
     @usableFromInline
-    let tap: Tap
+    let tap: Observe
     @usableFromInline
     let observes: Bool
 
@@ -127,7 +123,7 @@ public struct Middleware<State, Action>: Sendable {
     private init(
         name: String,
         makeInvocation: @escaping @Sendable () -> Invocation,
-        tap: @escaping Tap,
+        tap: @escaping Observe,
         observes: Bool
     ) {
         self.name = name

@@ -12,8 +12,8 @@ final class MiddlewareChain<State, Action>: Sendable {
     private let firstOnlyTaps: Bool
     private let resolvers: [ErrorResolver<State, Action>]
     private let scratch: ChainScratch<Action>
-    // Reads the node's state on the queue, for the resolvers.
-    private let currentState: @Sendable () -> State
+    // Reads the node's state on the queue, for the resolvers and, through the scratch, the contexts.
+    private let stateReader: ChainStateReader<State>
 
     /// The number of middlewares.
     let count: Int
@@ -40,7 +40,8 @@ final class MiddlewareChain<State, Action>: Sendable {
         environment: MiddlewareEnvironment<Action>? = nil,
         currentState: @escaping @Sendable () -> State
     ) {
-        let scratch = ChainScratch<Action>(stateReader: ChainStateReader(currentState))
+        let stateReader = ChainStateReader(currentState)
+        let scratch = ChainScratch<Action>(stateReader: stateReader)
         var link: MiddlewareLink<Action>?
         for (level, middleware) in middlewares.enumerated().reversed() {
             link = MiddlewareLink(
@@ -58,7 +59,7 @@ final class MiddlewareChain<State, Action>: Sendable {
         self.count = middlewares.count
         self.resolvers = resolvers
         self.scratch = scratch
-        self.currentState = currentState
+        self.stateReader = stateReader
         self.nodeEnvironment = environment
         self.onlyObserves = firstOnlyTaps && environment != nil
     }
@@ -111,19 +112,14 @@ final class MiddlewareChain<State, Action>: Sendable {
         return run(&action, from: start, environment: environment)
     }
 
-    /// The engine's call: ``run(_:environment:startingAt:)`` in the environment of the node the chain is
-    /// attached to.
-    ///
-    /// The usual case, the whole chain, goes straight to the first middleware; the others take the
-    /// general path.
+    /// The engine's call for what it does not start at the first middleware itself (an action resumed
+    /// after a middleware, or a chain whose first middleware only observes):
+    /// ``run(_:environment:startingAt:)`` in the environment of the node the chain is attached to.
     func run(_ action: inout Action, _ startIndex: Int) -> MiddlewareResult {
-        // Read with `!` where they are used, the `let`s are borrowed; bound to names, they were retained
-        // and released on every action.
-        precondition(nodeEnvironment != nil, "Internal inconsistency: a chain made without its node's environment ran")
-        guard startIndex == 0, first != nil else {
-            return run(&action, environment: nodeEnvironment!, startingAt: startIndex)
+        guard let nodeEnvironment else {
+            preconditionFailure("Internal inconsistency: a chain made without its node's environment ran")
         }
-        return run(&action, from: first!, environment: nodeEnvironment!)
+        return run(&action, environment: nodeEnvironment, startingAt: startIndex)
     }
 
     /// Runs the middlewares from `start` on for `action`, in `environment`.
@@ -197,7 +193,7 @@ final class MiddlewareChain<State, Action>: Sendable {
         if !resolvers.isEmpty {
             let context = ErrorResolverContext(
                 action: action,
-                state: currentState(),
+                state: stateReader.read(),
                 target: environment.target,
                 middleware: middleware,
                 environment: environment

@@ -3,22 +3,26 @@
 /// not its state type, calls a chain's first middleware itself.
 @usableFromInline
 struct MiddlewareInvocation<Action>: Sendable {
+    /// Starts a run of the chain at a middleware (``start``).
+    @usableFromInline
+    typealias Start = @Sendable (_ action: inout Action, _ link: MiddlewareLink<Action>) -> Bool
+    /// Runs a middleware for an action the one before it forwarded (``follow``).
+    @usableFromInline
+    typealias Follow = @Sendable (_ action: Action, _ link: MiddlewareLink<Action>, _ token: UInt64) -> Void
+
     /// Starts a run of the chain at this middleware for `action`, the engine's, as the link `link`: the
     /// call begins the run, and once the body has returned moves the action the chain forwarded, if
     /// any, into `action` and ends the run. Returns whether an action was forwarded and no middleware
     /// threw.
     @usableFromInline
-    let start: @Sendable (_ action: inout Action, _ link: MiddlewareLink<Action>) -> Bool
+    let start: Start
     /// Runs the body, as the link `link`, for `action`, which the middleware before it forwarded during
     /// the run numbered `token`.
     @usableFromInline
-    let follow: @Sendable (_ action: Action, _ link: MiddlewareLink<Action>, _ token: UInt64) -> Void
+    let follow: Follow
 
     @inlinable
-    init(
-        start: @escaping @Sendable (_ action: inout Action, _ link: MiddlewareLink<Action>) -> Bool,
-        follow: @escaping @Sendable (_ action: Action, _ link: MiddlewareLink<Action>, _ token: UInt64) -> Void
-    ) {
+    init(start: @escaping Start, follow: @escaping Follow) {
         self.start = start
         self.follow = follow
     }
@@ -36,8 +40,9 @@ typealias MiddlewareTap<Action> =
 /// A linked list of classes rather than an array of closures: an unspecialised `[Body]` looks up the
 /// closure type's metadata on every subscript, while a class field does not.
 ///
-/// What a middleware does for one action (`invoke`, and `next` through its context) is inlinable, so
-/// that a middleware made in the app's module runs compiled for its action type.
+/// What a middleware does for one action (`start` and `follow`, made by `Middleware.invocation(_:)`, and
+/// `next` through its context) is inlinable, so that a middleware made in the app's module runs compiled
+/// for its action type.
 @usableFromInline
 final class MiddlewareLink<Action>: Sendable {
     @usableFromInline
@@ -46,10 +51,10 @@ final class MiddlewareLink<Action>: Sendable {
     let level: Int
     /// Starts a run at this middleware (``MiddlewareInvocation/start``).
     @usableFromInline
-    let start: @Sendable (_ action: inout Action, _ link: MiddlewareLink<Action>) -> Bool
+    let start: MiddlewareInvocation<Action>.Start
     /// Runs this middleware for an action the one before it forwarded (``MiddlewareInvocation/follow``).
     @usableFromInline
-    let follow: @Sendable (_ action: Action, _ link: MiddlewareLink<Action>, _ token: UInt64) -> Void
+    let follow: MiddlewareInvocation<Action>.Follow
     /// The work of a middleware that only observes (``Middleware/tap``); for the others, nothing.
     let tap: MiddlewareTap<Action>
     @usableFromInline

@@ -4,9 +4,6 @@
 /// The engine knows a node's action type but not its state type, so the chain (``MiddlewareChain``,
 /// which knows both) hands it these entry points, made once when the chain is attached.
 final class NodeMiddleware<Action>: Sendable {
-    /// How the engine calls a middleware that only observes (``Middleware/tap``).
-    typealias Tap = MiddlewareTap<Action>
-
     /// Whether every middleware of the chain only observes: the action always reaches the reducers
     /// unchanged, and the engine calls ``observe`` instead of ``run``.
     let onlyObserves: Bool
@@ -16,12 +13,12 @@ final class NodeMiddleware<Action>: Sendable {
     let hasSoleTap: Bool
     /// The tap of the chain's one observer when ``hasSoleTap``; otherwise one that does nothing (not
     /// optional: an optional closure of a generic type is called through reabstraction thunks).
-    let soleTap: Tap
+    let soleTap: MiddlewareTap<Action>
     /// The environment of the node the chain is attached to, when ``hasSoleTap``.
     let soleEnvironment: MiddlewareEnvironment<Action>?
 
     /// The chain's first middleware, when the engine calls it itself for a whole run (``run(_:from:)``);
-    /// `nil` when the chain has no environment or its first middleware only observes.
+    /// `nil` when the chain has no environment or every middleware of it only observes.
     let entry: MiddlewareLink<Action>?
 
     /// After a run from ``entry`` that forwarded nothing or in which a middleware threw: the outcome,
@@ -37,7 +34,7 @@ final class NodeMiddleware<Action>: Sendable {
 
     init(
         onlyObserves: Bool,
-        soleTap: Tap?,
+        soleTap: MiddlewareTap<Action>?,
         environment: MiddlewareEnvironment<Action>?,
         entry: MiddlewareLink<Action>?,
         stopped: @escaping @Sendable (_ action: Action) -> MiddlewareResult,

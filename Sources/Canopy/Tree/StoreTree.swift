@@ -307,7 +307,7 @@ final class StoreTree: @unchecked Sendable {
     }
 
     /// `observeOnly` for an action to a node below the root: the chain may be the node's or an
-    /// ancestor's, as in `runMiddlewareChains`.
+    /// ancestor's, as in `runChains`.
     @inline(never)
     private func observeFromAbove<Action>(
         _ action: Action,
@@ -464,7 +464,7 @@ final class StoreTree: @unchecked Sendable {
             return runChains(&action, from: node, entry: entry)
         }
         guard node.hasMiddleware else { return .forwarded }
-        let start = entry.resumeDepth == 0 ? entry.middlewareStart : 0
+        let start = Self.chainStart(at: 0, entry: entry)
         // Safety: `process`'s caller holds the node, whose box holds the middleware (see
         // `attachedMiddleware`).
         return node.attachedMiddleware._withUnsafeGuaranteedRef { $0.run(&action, from: start) }
@@ -474,24 +474,64 @@ final class StoreTree: @unchecked Sendable {
     /// the entry's resume depth, the root's first.
     ///
     /// One walk up: each call finds the nearest node with middleware at or above `node` and calls itself
-    /// for the nodes above that one before running its chain, so it nests once per chain met, not per
-    /// level, and collects nothing.
+    /// for the nodes above that one before running its chain, so it collects nothing. It nests once per
+    /// chain met, not per level, and at most ``chainNestingLimit`` times: past that, the chains above are
+    /// collected and run in a loop (`runCollectedChains`), so a tree with middleware at thousands of
+    /// levels does not run the drain's thread out of stack.
     private func runChains<Action>(
         _ action: inout Action,
         from node: ActionNode<Action>?,
-        entry: EntryContext
+        entry: EntryContext,
+        nesting: Int = 0
     ) -> MiddlewareResult {
         var current = node
         while let candidate = current, candidate.depth >= entry.resumeDepth, !candidate.hasMiddleware {
             current = candidate.untranslatedParent()
         }
-        guard let holder = current, holder.depth >= entry.resumeDepth, let middleware = holder.middleware else {
-            return .forwarded
+        guard let holder = current, holder.depth >= entry.resumeDepth else { return .forwarded }
+        guard let middleware = holder.middleware else {
+            preconditionFailure("Internal inconsistency: a node that has middleware has none attached")
         }
-        let above = runChains(&action, from: holder.untranslatedParent(), entry: entry)
+        let above =
+            nesting < Self.chainNestingLimit
+            ? runChains(&action, from: holder.untranslatedParent(), entry: entry, nesting: nesting + 1)
+            : runCollectedChains(&action, from: holder.untranslatedParent(), entry: entry)
         guard case .forwarded = above else { return above }
-        let start = holder.depth == entry.resumeDepth ? entry.middlewareStart : 0
-        return middleware.run(&action, from: start)
+        return middleware.run(&action, from: Self.chainStart(at: holder.depth, entry: entry))
+    }
+
+    /// How deep `runChains` nests before it collects the rest: paths with that many chains are rare,
+    /// and each level of nesting is a stack frame on the drain's thread.
+    private static var chainNestingLimit: Int { 16 }
+
+    /// `runChains` past its nesting limit: the chains from `node` up, collected, then run the root's
+    /// first.
+    private func runCollectedChains<Action>(
+        _ action: inout Action,
+        from node: ActionNode<Action>?,
+        entry: EntryContext
+    ) -> MiddlewareResult {
+        // Collected from `node` upwards, so run from the last.
+        var chains: [(depth: Int, middleware: NodeMiddleware<Action>)] = []
+        var current = node
+        while let candidate = current, candidate.depth >= entry.resumeDepth {
+            if let middleware = candidate.middleware {
+                chains.append((candidate.depth, middleware))
+            }
+            current = candidate.untranslatedParent()
+        }
+        for chain in chains.reversed() {
+            let result = chain.middleware.run(&action, from: Self.chainStart(at: chain.depth, entry: entry))
+            guard case .forwarded = result else { return result }
+        }
+        return .forwarded
+    }
+
+    /// The first middleware to run in the chain of the node at `depth`: the entry's resume point in the
+    /// chain it resumes, the first everywhere else.
+    @inline(__always)
+    private static func chainStart(at depth: Int, entry: EntryContext) -> Int {
+        depth == entry.resumeDepth ? entry.middlewareStart : 0
     }
 
     /// On the queue, during the middleware stage: a route to the node the action was sent to, when it
