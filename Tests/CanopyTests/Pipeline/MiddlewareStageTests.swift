@@ -178,6 +178,37 @@ import Testing
         }
     }
 
+    /// The walk up skips the stores without middleware, through a `map(state:)` view too: an action to a
+    /// great-grandchild meets the root's chain, then the grandchild's, and the one it replaced reaches the
+    /// reducers.
+    @Test func theChainsOfAPathSkipTheStoresWithoutMiddleware() async {
+        let seen = StateRecorder<String>()
+        let root = StateStore<Int, Int>(
+            0,
+            middlewares: [
+                Middleware("root") { action, context in
+                    seen.record("root \(action)")
+                    context.next(action * 10)
+                }
+            ],
+            reducer: { state, action in state += action }
+        )
+        let child = root.with(0) { _, _ in }
+        let view = child.map(state: { $0.0 })
+        let grandchild = view.with(0) { _, _ in }
+        grandchild.use(
+            Middleware("grandchild") { action, context in
+                seen.record("grandchild \(action)")
+                context.next(action + 1)
+            }
+        )
+        let greatGrandchild = grandchild.with(0) { local, action in local = action }
+        let state = await greatGrandchild.send(2)
+        #expect(seen.values == ["root 2", "grandchild 20"])
+        #expect(state.1 == 21)
+        #expect(await root.state == 21)
+    }
+
     /// Each middleware runs in the dependency scope of the store it was attached in: the first of a
     /// chain, which the engine calls, and those after it, which `next` calls.
     @Test func theMiddlewareAfterTheFirstRunsInItsOwnDependencyScope() async {
