@@ -287,7 +287,8 @@ struct InboxBuffer: @unchecked Sendable {
     // of them initialised; only `Inbox<Action>` touches it, always with that type. An action for a
     // receiver (`Target`) is handled in place and destroyed by the receiver at the address
     // `deliver(target:_:)` hands it, or deinitialised when its run is over; a plain action is handled in
-    // place and destroyed by `handleAction`; `run` then treats the slot as empty. The block comes from Swift's allocator (`grow`) and goes back to it.
+    // place and destroyed by `handleAction`; `run` then treats the slot as empty. The block comes from
+    // Swift's allocator (`grow`) and goes back to it.
     struct Work {
         /// The number of actions pushed before this work item.
         let position: Int

@@ -181,8 +181,7 @@ class ActionNode<Action: Sendable>: TreeNode, InboxReceiver, @unchecked Sendable
                 }
                 // Processed first: `outcome?(…)` would skip evaluating its argument when there is no
                 // outcome.
-                var action = action
-                let processed = self.tree.process(&action, at: self, entry: entry)
+                let processed = self.tree.process(copyOf: action, at: self, entry: entry)
                 outcome?(processed)
             }
         }

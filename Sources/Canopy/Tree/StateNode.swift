@@ -517,8 +517,7 @@ class StateNode<State: Sendable, Action: Sendable>: ActionNode<Action>, StoreHan
 
     @discardableResult
     final func receive(_ action: Action) -> ProcessOutcome {
-        var action = action
-        return tree.process(&action, at: self)
+        tree.process(copyOf: action, at: self)
     }
 
     @discardableResult

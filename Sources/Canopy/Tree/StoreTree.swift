@@ -277,6 +277,18 @@ final class StoreTree: @unchecked Sendable {
         return .reduced
     }
 
+    /// On the queue: `process` for an action the caller has only borrowed (a handle's `receive`, a work
+    /// item's capture): a copy of it is what the middleware stage may replace.
+    @discardableResult
+    func process<Action>(
+        copyOf action: Action,
+        at node: ActionNode<Action>,
+        entry: EntryContext = EntryContext()
+    ) -> ProcessOutcome {
+        var action = action
+        return process(&action, at: node, entry: entry)
+    }
+
     /// On the queue, in a tree whose middleware all only observe, without diagnostics or cycle
     /// detection: runs the taps of the one chain `action` meets (its node's or an ancestor's), from its
     /// first middleware, and returns `true` (the action goes on to the reducers unchanged); returns

@@ -55,8 +55,7 @@ final class WeakHandle<State: Sendable, Action: Sendable>: StoreHandle {
     @discardableResult
     func receive(_ action: Action) -> ProcessOutcome {
         guard let target else { return .failed(StoreReleasedError()) }
-        var action = action
-        return tree.process(&action, at: target)
+        return tree.process(copyOf: action, at: target)
     }
 
     func dispatch(
