@@ -84,6 +84,10 @@ final class ChildHandle<State: Sendable, Action: Sendable>: StoreHandle, InboxRe
         node
     }
 
+    func callGate(id: UUID) -> CallGate {
+        node.callGate(id: id)
+    }
+
     func weakHandle() -> any StoreHandle<State, Action> {
         node.weakHandle()
     }

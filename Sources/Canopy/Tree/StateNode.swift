@@ -412,6 +412,10 @@ class StateNode<State: Sendable, Action: Sendable>: ActionNode<Action>, StoreHan
         self
     }
 
+    final func callGate(id: UUID) -> CallGate {
+        CallGate(id: id, host: self, callingThread: tree.callingThread)
+    }
+
     final func enqueueRemoval(of gate: CallGate) {
         let tree = self.tree
         if tree.cancelledGates.add(gate) {

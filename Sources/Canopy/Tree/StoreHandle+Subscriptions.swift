@@ -26,7 +26,7 @@ extension StoreHandle {
         _ handler: @escaping @Sendable (State) -> Void
     ) -> Subscription {
         let id = SubscriptionIDs.next()
-        let gate = CallGate(id: id, host: observerHost, callingThread: tree.callingThread)
+        let gate = callGate(id: id)
         let observe: @Sendable (State) -> ObserverStatus
         if let check = equating?.makeCheck?(gate, handler) {
             observe = check

@@ -63,6 +63,10 @@ protocol StoreHandle<State, Action>: AnyObject, Sendable {
     /// observer (and holds weakly); `nil` for a weak handle whose node is gone.
     var observerHost: (any ObserverHost)? { get }
 
+    /// A gate for a new subscription with `id` to this handle's observers, holding their node weakly
+    /// (``observerHost``); made by the node itself, which needs no reference of its own to do so.
+    func callGate(id: UUID) -> CallGate
+
     /// A handle that reaches this node without keeping the tree alive, for as long as the node holding
     /// this node's observers lives (for a view, that is the node it views).
     ///

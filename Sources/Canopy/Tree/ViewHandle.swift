@@ -122,6 +122,10 @@ final class ViewHandle<ParentState: Sendable, ParentAction: Sendable, State: Sen
         parent.observerHost
     }
 
+    func callGate(id: UUID) -> CallGate {
+        parent.callGate(id: id)
+    }
+
     // The same view over the parent's weak handle: it lives with whoever holds it (the observers it
     // serves live in the parent), and does not keep the parent alive.
     func weakHandle() -> any StoreHandle<State, Action> {

@@ -93,6 +93,10 @@ final class WeakHandle<State: Sendable, Action: Sendable>: StoreHandle {
         target
     }
 
+    func callGate(id: UUID) -> CallGate {
+        target?.callGate(id: id) ?? CallGate(id: id, host: nil, callingThread: tree.callingThread)
+    }
+
     func weakHandle() -> any StoreHandle<State, Action> {
         self
     }
