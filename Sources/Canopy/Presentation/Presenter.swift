@@ -3,8 +3,8 @@ import Dispatch
 /// The presenter the `setPresenter` methods give a ``Presentable``.
 ///
 /// It keeps the store, and, once subscribed, the subscription: its owner keeps it, so releasing the
-/// owner releases both at once. It refers to its owner weakly, and to the store's node weakly too: only
-/// `lease` keeps the store, so that it can let go of it before cancelling the subscription.
+/// owner releases both at once. It refers to its owner weakly, and to the store's handle weakly too:
+/// only `lease` keeps the store, so that it can let go of it before cancelling the subscription.
 final class Presenter<Owner: Presentable, State: Sendable, Action: Sendable>: PresenterProtocol, Sendable {
     private weak let owner: Owner?
     private weak let handle: (any StoreHandle<State, Action>)?

@@ -31,7 +31,7 @@ public struct StateStore<State: Sendable, Action: Sendable>: Store {
         reducer: @escaping Reducer<ChildState, Action>,
         kind: ChildKind<ParentState, ChildState, State, Action>
     ) {
-        self.handle = ChildHandle(
+        self.handle = NodeHandle(
             ChildNode(
                 parent: parent.handle.nodeForChildren(),
                 initialState: initialState,
@@ -101,14 +101,16 @@ public struct StateStore<State: Sendable, Action: Sendable>: Store {
         if let harness = scheduler as? any TestHarness {
             rootReducer = harness.rootReducer(rootReducer)
         }
-        self.handle = RootNode(
-            initialState: initialState,
-            qos: qos,
-            scheduler: scheduler,
-            diagnostics: diagnostics,
-            cycleDetection: cycleDetection,
-            reducer: rootReducer,
-            changeCheck: changeCheck
+        self.handle = NodeHandle(
+            RootNode(
+                initialState: initialState,
+                qos: qos,
+                scheduler: scheduler,
+                diagnostics: diagnostics,
+                cycleDetection: cycleDetection,
+                reducer: rootReducer,
+                changeCheck: changeCheck
+            )
         )
     }
 

@@ -43,12 +43,13 @@ final class CallGate: Sendable {
     private let returned = AtomicLazyReference<DispatchSemaphore>()
     /// The node that holds the observer, asked to remove it on cancel; weak, so that a subscription never
     /// keeps its store alive.
-    private weak let host: (any ObserverHost)?
+    /// The node that holds the subscription's observer, not kept.
+    private let host: NodeReference<TreeNode>?
     /// The id of the node's observer.
     private let id: UUID
 
     /// A gate for the observer with `id`, which `host` holds; `callingThread` is its tree's.
-    init(id: UUID, host: (any ObserverHost)?, callingThread: CallingThread) {
+    init(id: UUID, host: NodeReference<TreeNode>?, callingThread: CallingThread) {
         self.id = id
         self.host = host
         self.callingThread = callingThread
@@ -117,7 +118,7 @@ final class CallGate: Sendable {
 
 extension CallGate: HandlerGate {
     func cancel() {
-        guard close(), let host else { return }
+        guard close(), let host = host?.ifInTree else { return }
         // The batch holds this gate, not the node: a removal waiting for the queue does not keep the
         // node, which may go meanwhile.
         host.enqueueRemoval(of: self)
@@ -125,6 +126,6 @@ extension CallGate: HandlerGate {
 
     /// On the tree's queue: removes the observer from its node, if the node is still there.
     func removeObserver() {
-        host?.removeObserver(id: id)
+        host?.ifInTree?.removeObserver(id: id)
     }
 }

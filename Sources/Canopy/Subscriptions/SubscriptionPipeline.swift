@@ -62,13 +62,13 @@ final class SubscriptionPipeline<State: Sendable, Action: Sendable, Props>: Send
     ) {
         let id = SubscriptionIDs.next()
         let timer = LockedValue<ScheduledWork?>(nil)
-        let host = handle.observerHost
+        let host = handle.observerHostReference
         // Holds neither the pipeline (nor what it captured) nor the store: only the timer's lock, so the
-        // timer is cancelled right here, on any thread, and the node, weakly: if the store goes first, so
-        // does the observer.
-        self.gate = DeliveryGate { [weak host] in
+        // timer is cancelled right here, on any thread, and a reference to the node that does not keep
+        // it: if the store goes first, so does the observer.
+        self.gate = DeliveryGate {
             timer.exchange(nil)?.cancel()
-            host?.enqueueWork { [weak host] in host?.removeObserver(id: id) }
+            host?.ifInTree?.enqueueWork { host?.ifInTree?.removeObserver(id: id) }
         }
         self.timer = timer
         self.store = AnyStore(handle: handle.weakHandle())

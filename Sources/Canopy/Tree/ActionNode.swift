@@ -49,8 +49,7 @@ class ActionNode<Action: Sendable>: TreeNode, InboxReceiver, @unchecked Sendable
     /// translates actions, which goes on in ``continueTranslated(_:path:)``).
     ///
     /// The next node is returned strongly, so the walk holds each node it reaches: a retain and a release
-    /// per level above the first, on a node that has weak references the runtime's slower path (about 95
-    /// instructions in all).
+    /// per level above the first.
     func reduceOwn(_ action: Action) -> ActionNode<Action>? {
         preconditionFailure("Internal inconsistency: \(type(of: self)) does not reduce")
     }

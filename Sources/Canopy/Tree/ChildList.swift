@@ -2,7 +2,7 @@
 ///
 /// The list's reference is the tree's: a child is in the list only while it is attached, and it is taken
 /// out (``remove(_:)``) on the tree's queue as soon as it detaches or the last thing that keeps it goes
-/// (``TreeNode/keepers``). So the walk down reads children with no weak load and no reference counting:
+/// (``TreeNode/link``). So the walk down reads children with no weak load and no reference counting:
 /// nothing but the queue removes a child, and the walk runs on the queue.
 ///
 /// Removing leaves an empty slot, so no other child moves; each child knows its slot

@@ -1,8 +1,8 @@
 /// A child made with `with(_:reducer:)`: its state is the parent's state paired with its own local state.
 ///
-/// It holds its parent strongly. Its stores hold it through one ``ChildHandle``; its parent's list holds
+/// It holds its parent strongly. Its stores hold it through one ``NodeHandle``; its parent's list holds
 /// it only while it is attached and something else keeps it, so releasing the last store frees the local
-/// state right away, on the tree's queue (``TreeNode/keepers``). The pairing is a closure made where
+/// state right away, on the tree's queue (``TreeNode/link``). The pairing is a closure made where
 /// `with(_:reducer:)` is inlined, so it is compiled for the concrete types (by the first such call for
 /// these types), and shared by the children of the same types (``ChildKind``): it hands the pair to the observers, and writes it into the node's
 /// cache when there is one, with no runtime type lookup and no copy of either part through the

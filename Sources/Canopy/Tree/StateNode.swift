@@ -12,7 +12,7 @@ import Foundation
 /// caches its state once a node below it reads it (``ChildNode``). The engine keeps a cache current while
 /// the node is attached; otherwise ``state`` computes the state on demand.
 // Safety: Sendable by hand because its `var`s are confined to the tree's queue, as the note below details.
-class StateNode<State: Sendable, Action: Sendable>: ActionNode<Action>, StoreHandle, ObserverHost,
+class StateNode<State: Sendable, Action: Sendable>: ActionNode<Action>, StoreHandle,
     @unchecked Sendable
 {
     // Safety: as for `TreeNode`, the `var`s, the box of extras and the memory of the cache in it are used
@@ -315,7 +315,7 @@ class StateNode<State: Sendable, Action: Sendable>: ActionNode<Action>, StoreHan
         return list._withUnsafeGuaranteedRef { $0.live }
     }
 
-    final func removeObserver(id: UUID) {
+    override final func removeObserver(id: UUID) {
         tree.assertOnQueue()
         guard let slot = slot(of: id) else { return }
         removeObserver(at: slot)
@@ -408,20 +408,12 @@ class StateNode<State: Sendable, Action: Sendable>: ActionNode<Action>, StoreHan
         return observerCount
     }
 
-    final var observerHost: (any ObserverHost)? {
-        self
+    final var observerHostReference: NodeReference<TreeNode>? {
+        NodeReference(self, link: link)
     }
 
     final func callGate(id: UUID) -> CallGate {
-        CallGate(id: id, host: self, callingThread: tree.callingThread)
-    }
-
-    final func enqueueRemoval(of gate: CallGate) {
-        let tree = self.tree
-        if tree.cancelledGates.add(gate) {
-            // Captures the tree only, which is then the work item's context: nothing more is allocated.
-            enqueueWork { tree.cancelledGates.removeObservers() }
-        }
+        CallGate(id: id, host: NodeReference(self, link: link), callingThread: tree.callingThread)
     }
 
     // MARK: Dispatch
@@ -447,11 +439,12 @@ class StateNode<State: Sendable, Action: Sendable>: ActionNode<Action>, StoreHan
     final func outcomeHandler(
         _ completion: @escaping @Sendable (DispatchOutcome<State>) -> Void
     ) -> @Sendable (ProcessOutcome) -> Void {
-        { [weak self] outcome in
+        let reference = NodeReference(self, link: link)
+        return { outcome in
             switch outcome {
             case .reduced:
-                if let self {
-                    completion(.reduced(self.state))
+                if let node = reference.ifInTree {
+                    completion(.reduced(node.state))
                 } else {
                     completion(.failed(StoreReleasedError()))
                 }

@@ -6,9 +6,10 @@ import FoundationEssentials
 import Foundation
 #endif
 
-/// What a store (``StateStore``, ``AnyStore``) holds to reach its place in the tree: a node itself (the
-/// root is its own handle), a child's handle (``ChildHandle``), a view of another handle (``ViewHandle``),
-/// or a weak reference to a node (``WeakHandle``). "This node" below is the node the handle reaches.
+/// What a store (``StateStore``, ``AnyStore``) holds to reach its place in the tree: the handle of a
+/// root's or a child's own node (``NodeHandle``), a view of another handle (``ViewHandle``), or a
+/// reference to a node that does not keep it (``WeakHandle``). "This node" below is the node the handle
+/// reaches.
 ///
 /// Members marked "on the queue" may be used only on the tree's serial queue; the others from any thread.
 protocol StoreHandle<State, Action>: AnyObject, Sendable {
@@ -59,12 +60,12 @@ protocol StoreHandle<State, Action>: AnyObject, Sendable {
     /// On the queue: removes the observer with `id`, if any.
     func removeObserver(id: UUID)
 
-    /// The node that holds this handle's observers, which a subscription's token asks to remove its
-    /// observer (and holds weakly); `nil` for a weak handle whose node is gone.
-    var observerHost: (any ObserverHost)? { get }
+    /// The node that holds this handle's observers, not kept (``NodeReference``): how a subscription's
+    /// token asks to remove its observer.
+    var observerHostReference: NodeReference<TreeNode>? { get }
 
-    /// A gate for a new subscription with `id` to this handle's observers, holding their node weakly
-    /// (``observerHost``); made by the node itself, which needs no reference of its own to do so.
+    /// A gate for a new subscription with `id` to this handle's observers, with a reference to their
+    /// node that does not keep it (``observerHostReference``).
     func callGate(id: UUID) -> CallGate
 
     /// A handle that reaches this node without keeping the tree alive, for as long as the node holding

@@ -458,8 +458,7 @@ final class StoreTree: @unchecked Sendable {
     /// to.
     func currentTargetID() -> StoreID? {
         // Safety: set only for the duration of the middleware stage, while `process`'s caller holds
-        // the node, so it can be used without retaining it (a node has weak references, which make
-        // each retain and release take the slow path: about 150 instructions for the pair).
+        // the node, so it can be used without retaining it.
         currentTarget?._withUnsafeGuaranteedRef { $0.storeID }
     }
 

@@ -1,13 +1,19 @@
 import Dispatch
 import Synchronization
 
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
+import Foundation
+#endif
+
 /// A node of a store tree as the engine sees it: where it sits, who listens to it, and how it brings
 /// its cached state up to date. The typed parts live in the subclasses (``ActionNode``, ``StateNode``
 /// and the concrete nodes); the engine (``StoreTree``) walks nodes through this class only.
 ///
 /// Strong references point up the tree: a node holds its parent. The one reference down is the tree's
 /// own: a parent's list of children (``TreeNodeExtras/children``) holds its *attached* children, which
-/// the tree takes out on its queue as soon as they detach or nothing keeps them any more (``keepers``),
+/// the tree takes out on its queue as soon as they detach or nothing keeps them any more (``link``),
 /// so a parent never keeps a child alive beyond that, and the walk down reads children without
 /// reference counting.
 ///
@@ -34,13 +40,9 @@ class TreeNode: @unchecked Sendable {
     /// node needs one of them: one reference to a box (``TreeNodeExtras``), kept out of every node.
     // Safety: queue-only; set once, by `madeExtras`, and never replaced, so borrowed reads stay valid.
     final private(set) var extras: TreeNodeExtras?
-    /// What keeps this node in the tree besides the tree itself, in two counts that change together:
-    /// in the low 32 bits its *holders* — its handle (``ChildHandle``), while any store or any pending
-    /// action sent through a store holds it, and each child made from it, while it lives; in the high 32
-    /// bits the actions that weak routes accepted for it and that wait in the inbox (``AcceptedAction``).
-    /// When both are zero, the node leaves the tree on the queue (``dropFromTree()``). Unused at the
-    /// root, which is never in a list.
-    private final let keepers = Atomic<Int64>(0)
+    /// What keeps this node in the tree (its holders, and actions weak routes accepted for it), and the
+    /// way back to it for what must not keep it (``NodeReference``).
+    final let link = NodeLink()
     /// How many children have been made from this node.
     private final let childrenMade = Atomic<Int32>(0)
     /// The number of ancestors, stored in 32 bits (see ``depth``).
@@ -85,62 +87,40 @@ class TreeNode: @unchecked Sendable {
 
     // MARK: Keepers
 
-    /// One holder in ``keepers``.
-    private static let holder: Int64 = 1
-    /// One accepted action in ``keepers``.
-    private static let acceptedAction: Int64 = 1 << 32
-    /// The holders' part of ``keepers``.
-    private static let holders: Int64 = (1 << 32) - 1
-
-    /// From any thread: one more holder keeps this node in the tree. Nothing to count at the root.
+    /// From any thread: one more holder keeps this node in the tree (``NodeLink/keep(_:)``).
     final func keep() {
-        guard depth > 0 else { return }
-        keepers.wrappingAdd(Self.holder, ordering: .relaxed)
+        link.keep(self)
     }
 
     /// From any thread: one holder let go of this node.
     final func letGo() {
-        guard depth > 0 else { return }
-        if keepers.wrappingSubtract(Self.holder, ordering: .acquiringAndReleasing).newValue == 0 {
+        if link.letGo() {
             leaveTree()
         }
     }
 
     /// From any thread: keeps this node in the tree for one action a weak route accepts, unless no
-    /// holder keeps it any more (``isReleased``). One atomic step, so the action either gets in while a
-    /// holder is there or finds the node released, never in between; and actions accepted this way
-    /// never accept more on their own, so an observer that re-sends through a weak handle on every state
-    /// cannot keep a released node in the tree. Below the root only.
+    /// holder keeps it any more (``NodeLink/keepForAcceptedAction()``). Below the root only.
     ///
     /// - Returns: Whether the action is accepted; if so, ``letGoOfAcceptedAction()`` once it is handled.
     final func keepForAcceptedAction() -> Bool {
         assert(depth > 0, "Internal inconsistency: the root keeps no count of accepted actions")
-        var current = keepers.load(ordering: .relaxed)
-        while current & Self.holders > 0 {
-            let (exchanged, original) = keepers.compareExchange(
-                expected: current,
-                desired: current + Self.acceptedAction,
-                ordering: .acquiring
-            )
-            if exchanged {
-                return true
-            }
-            current = original
-        }
-        return false
+        return link.keepForAcceptedAction()
     }
 
     /// From any thread: an action accepted by ``keepForAcceptedAction()`` has been handled.
     final func letGoOfAcceptedAction() {
-        if keepers.wrappingSubtract(Self.acceptedAction, ordering: .acquiringAndReleasing).newValue == 0 {
+        if link.letGoOfAcceptedAction() {
             leaveTree()
         }
     }
 
     /// From any thread, once nothing keeps this node: sends it out of the tree, on the queue. The work
     /// item holds the node until then, so the tree's reference in the parent's list is never the last
-    /// one while the node is in it.
-    private final func leaveTree() {
+    /// one while the node is in it. The root, which is in no list, stays: it is freed with its last
+    /// reference.
+    final func leaveTree() {
+        guard depth > 0 else { return }
         if tree.drainingThread.isCurrent {
             // Let go of during the drain (by a work item that held the last store, an observer that
             // dropped one): the node leaves the tree right after the current inbox entry, before the
@@ -151,18 +131,9 @@ class TreeNode: @unchecked Sendable {
         }
     }
 
-    /// From any thread: whether every store of this node has let go of it, every action sent through
-    /// one has been handled, and every child made from it is gone. The node may still be in memory and
-    /// in the tree (until the tree's queue takes it out, or until the actions weak routes accepted for it
-    /// are handled), but weak handles treat it as released. Never at the root, which is released when it
-    /// is freed.
-    final var isReleased: Bool {
-        depth > 0 && keepers.load(ordering: .acquiring) & Self.holders == 0
-    }
-
     /// On the queue, outside any walk: takes the node out of the tree for good, once nothing keeps it.
     final func dropFromTree() {
-        guard keepers.load(ordering: .acquiring) == 0 else { return }
+        guard link.isUnkept else { return }
         flags.insert(.dropped)
         detach()
     }
@@ -370,6 +341,19 @@ class TreeNode: @unchecked Sendable {
     /// On the queue: calls the observers with the cached state, in subscription order.
     func notifyObservers() {}
 
+    /// On the queue: removes the observer with `id`, if the node has it. A node with state overrides it.
+    func removeObserver(id: UUID) {}
+
+    /// From any thread: has the tree's queue remove the observer of `gate`, which was just closed, with
+    /// those of the other gates cancelled meanwhile (``CancelledGates``).
+    final func enqueueRemoval(of gate: CallGate) {
+        let tree = self.tree
+        if tree.cancelledGates.add(gate) {
+            // Captures the tree only, which is then the work item's context: nothing more is allocated.
+            enqueueWork { tree.cancelledGates.removeObservers() }
+        }
+    }
+
     // MARK: Listening
 
     /// On the queue: makes this node and its ancestors attached, so the engine keeps their cached states
@@ -461,7 +445,7 @@ class TreeNode: @unchecked Sendable {
     /// ancestor that this leaves with nobody listening. Iterative, like ``attach()``.
     ///
     /// Releasing the list's reference here never frees a node: while a node is in a list, something
-    /// else keeps it too (``keepers``), or the work item that drops it from the tree holds it.
+    /// else keeps it too (``link``), or the work item that drops it from the tree holds it.
     private final func detach() {
         var node = self
         while node.isAttached, let parent = node.parentNode {

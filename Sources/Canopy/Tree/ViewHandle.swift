@@ -118,8 +118,8 @@ final class ViewHandle<ParentState: Sendable, ParentAction: Sendable, State: Sen
         parent.removeObserver(id: id)
     }
 
-    var observerHost: (any ObserverHost)? {
-        parent.observerHost
+    var observerHostReference: NodeReference<TreeNode>? {
+        parent.observerHostReference
     }
 
     func callGate(id: UUID) -> CallGate {

@@ -12,22 +12,22 @@ import Foundation
 /// which keeps the node until the action is handled: an accepted action is reduced even if the node's
 /// last store goes before the queue reaches it (SPEC 2.1). The handle itself keeps nothing.
 final class WeakHandle<State: Sendable, Action: Sendable>: StoreHandle {
-    private weak let reference: StateNode<State, Action>?
+    /// The node, not kept.
+    private let node: NodeReference<StateNode<State, Action>>
     let tree: StoreTree
     let storeID: StoreID
 
     init(_ target: StateNode<State, Action>) {
-        self.reference = target
+        self.node = NodeReference(target, link: target.link)
         self.tree = target.tree
         self.storeID = target.storeID
     }
 
-    /// The node, unless it is gone: freed, or let go of by every store and by the actions sent through
-    /// them (it may linger a moment, until the tree's queue takes it out of the tree, but it is released
-    /// as far as a weak handle goes).
+    /// The node, unless every store of it and every child made from it let go of it (it may linger a
+    /// moment, until the tree's queue takes it out of the tree, but it is released as far as a weak
+    /// handle goes).
     private var target: StateNode<State, Action>? {
-        guard let node = reference, !node.isReleased else { return nil }
-        return node
+        node.ifHeld
     }
 
     func dispatch(_ action: Action) {
@@ -39,7 +39,7 @@ final class WeakHandle<State: Sendable, Action: Sendable>: StoreHandle {
     }
 
     private func push(_ action: Action, guardedBy run: EffectRun?) {
-        guard let node = reference, let accepted = AcceptedAction.receiver(for: node) else { return }
+        guard let node = target, let accepted = AcceptedAction.receiver(for: node) else { return }
         node.push(action, through: accepted, guardedBy: run)
     }
 
@@ -63,7 +63,7 @@ final class WeakHandle<State: Sendable, Action: Sendable>: StoreHandle {
         entry: EntryContext,
         completion: (@Sendable (DispatchOutcome<State>) -> Void)?
     ) {
-        guard let node = reference, let accepted = AcceptedAction.receiver(for: node) else {
+        guard let node = target, let accepted = AcceptedAction.receiver(for: node) else {
             completion?(.failed(StoreReleasedError()))
             return
         }
@@ -89,12 +89,12 @@ final class WeakHandle<State: Sendable, Action: Sendable>: StoreHandle {
         target?.removeObserver(id: id)
     }
 
-    var observerHost: (any ObserverHost)? {
-        target
+    var observerHostReference: NodeReference<TreeNode>? {
+        target?.observerHostReference
     }
 
     func callGate(id: UUID) -> CallGate {
-        target?.callGate(id: id) ?? CallGate(id: id, host: nil, callingThread: tree.callingThread)
+        CallGate(id: id, host: observerHostReference, callingThread: tree.callingThread)
     }
 
     func weakHandle() -> any StoreHandle<State, Action> {

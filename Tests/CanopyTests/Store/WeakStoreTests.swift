@@ -104,6 +104,32 @@ import Testing
         #expect(await root.send(1) == 3)
     }
 
+    // A root's stores are counted like a child's: once the last one goes, a weak handle of the root accepts
+    // nothing, even while the root is still in memory (here, held by the drain its last action scheduled).
+    @Test func aWeakHandleOfARootWhoseStoresAreGoneAcceptsNothingWhileTheRootIsStillInMemory() async {
+        var root: StateStore<Int, Int>? = StateStore(0) { state, action in state += action }
+        let queue = root!.queue
+        let recorder = StateRecorder<Int>()
+        root!.subscribe(
+            observer: Observer { state in
+                recorder.record(state)
+                return .active
+            }
+        )
+        let weak = root!.weakStore()
+        // The subscription's work item, which holds the store's handle, has run.
+        #expect(await recorder.waitFor(count: 1) == [0])
+        queue.suspend()  // the drain that holds the root waits while the store goes
+        root!.dispatch(1)
+        root = nil
+        weak.dispatch(2)
+        queue.resume()
+        #expect(await recorder.waitFor(count: 2) == [0, 1])
+        await settle(queue)
+        #expect(recorder.values == [0, 1])
+        #expect(await weak.state == nil)
+    }
+
     @Test func aWeakHandleAcceptsNothingOnceItsStoreHasLeftTheTree() async {
         let root = StateStore<Int, Int>(0) { state, action in state += action }
         var child: StateStore<(Int, Int), Int>? = root.with(0) { _, _ in }

@@ -89,7 +89,7 @@ import Testing
         #expect(await recorder.waitFor(count: 1) == [0])
         store = nil
         await settle(queue)  // the node goes, and with it the observer
-        // The token's gate reaches the node only weakly, and the handler lives in the node's observer:
+        // The token's gate reaches the node without keeping it, and the handler lives in the node's observer:
         // a token kept after its store must not keep what the handler captured.
         #expect(watcher.object == nil)
         #expect(!subscription.isCancelled)

@@ -4,15 +4,16 @@ import FoundationEssentials
 import Foundation
 #endif
 
-/// The handle of a child made with `with(_:reducer:)`: what every `StateStore` and `AnyStore` of the
-/// child holds.
+/// The handle of a store's own node, a root or a child made with `with(_:reducer:)`: what every
+/// `StateStore` and `AnyStore` of the store holds.
 ///
-/// It stands for the stores that hold it, and for the actions sent through them: the inbox entry of
-/// such an action holds the handle until the action is handled. While it lives, it keeps the node in
-/// the tree (one of the node's ``TreeNode/keepers``); when the last store and the last of those actions
-/// let go of it, the node leaves the tree on the queue, at once, and is freed there unless a child of
-/// its own, or an action sent some other way, still holds it. Everything else it forwards to the node.
-final class ChildHandle<State: Sendable, Action: Sendable>: StoreHandle, InboxReceiver {
+/// It stands for the stores that hold it, and, below the root, for the actions sent through them: the
+/// inbox entry of such an action holds the handle until the action is handled. While it lives, it is
+/// one of the node's holders (``NodeLink``); when the last store and the last of those actions let go of
+/// it, weak handles, tokens and routes no longer reach the node, and a child leaves the tree on the
+/// queue, at once, and is freed there unless a child of its own, or an action sent some other way,
+/// still holds it. A root is freed with its last reference. Everything else it forwards to the node.
+final class NodeHandle<State: Sendable, Action: Sendable>: StoreHandle, InboxReceiver {
     let node: StateNode<State, Action>
 
     init(_ node: StateNode<State, Action>) {
@@ -30,14 +31,16 @@ final class ChildHandle<State: Sendable, Action: Sendable>: StoreHandle, InboxRe
 
     var stateNode: StateNode<State, Action>? { node }
 
-    // An action dispatched through the handle waits in the inbox for the handle, not for the node: the
-    // handle keeps the node alive and in the tree until the action is reduced, as the node would keep
-    // itself, and its reference count is the cheap kind. A node has weak references (a subscription's
-    // remover, weak handles), so each retain and release of it goes through its side table, about 50
-    // instructions more each, twice per action.
+    // Below the root, an action dispatched through the handle waits in the inbox with the handle, which
+    // keeps the node in the tree until the action is reduced. The root's own dispatch needs no entry of
+    // its own: the drain, which the root's inbox leads to, holds the root.
 
     func dispatch(_ action: Action) {
-        node.push(action, through: self)
+        if node.depth == 0 {
+            node.dispatch(action)
+        } else {
+            node.push(action, through: self)
+        }
     }
 
     func dispatch(_ action: Action, from run: EffectRun) {
@@ -80,8 +83,8 @@ final class ChildHandle<State: Sendable, Action: Sendable>: StoreHandle, InboxRe
         node.removeObserver(id: id)
     }
 
-    var observerHost: (any ObserverHost)? {
-        node
+    var observerHostReference: NodeReference<TreeNode>? {
+        node.observerHostReference
     }
 
     func callGate(id: UUID) -> CallGate {
