@@ -83,5 +83,8 @@ struct RetryBookkeepingTests {
         await events.wait(until: "the retried write") { $0.count == 5 }
         #expect(events.value.last == "wrote RecordingWriter +1 -0")
         #expect(writer.stored == [1: Note(1), 2: Note(2)])
+        // What is pending is written when the store is released, and Swift may release a local right after
+        // its last use: the store is held so that the write checked is the retry.
+        withExtendedLifetime(store) {}
     }
 }

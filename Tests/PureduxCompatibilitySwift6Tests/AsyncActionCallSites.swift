@@ -6,6 +6,9 @@ import Testing
 // `AsyncAction` call sites (SPEC 5) written as a Puredux 2.x program writes them: actions are types
 // conforming to one protocol, and an async action is one of them. The same file is compiled in Swift 5
 // and in Swift 6 language mode.
+//
+// An async action's results reach its store only while the store lives, and Swift may release a local
+// right after its last use, so the test holds its store until the results are seen.
 
 protocol LoadAction: Sendable {}
 
@@ -53,5 +56,6 @@ struct AsyncActionCallSites {
         store.dispatch(LoadTitleInBackground())
         // The async action itself is reduced too (here to the same state), then its result.
         #expect(await states.waitFor(count: 5).last == ["load t", "t", "background"])
+        withExtendedLifetime(store) {}
     }
 }

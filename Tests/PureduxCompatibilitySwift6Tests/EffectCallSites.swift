@@ -5,6 +5,9 @@ import Testing
 
 // Effect call sites (SPEC 4.1–4.3) written as a Puredux 2.x program writes them, including the
 // whole-state operators. The same file is compiled in Swift 5 and in Swift 6 language mode.
+//
+// A store's effects are cancelled when it is released, and Swift may release a local right after its
+// last use, so each test holds its stores until the runs it waits for are seen.
 
 struct JobState: Equatable {
     var job = Effect.State()
@@ -94,6 +97,7 @@ struct EffectCallSites {
         store.dispatch(.start)
         #expect(await jobs.waitFor(count: 3) == [.idle, .inProgress, .success])
         #expect(runs.all == [0])
+        withExtendedLifetime(store) {}
     }
 
     @Test func keyPathTriggersFireAsInPuredux() async {
@@ -119,6 +123,7 @@ struct EffectCallSites {
         #expect(await toggled.waitFor(count: 1) == [true])
         #expect(await changed.waitFor(count: 1) == ["canopy"])
         #expect(await uploaded.waitFor(count: 1) == [true])
+        withExtendedLifetime(store) {}
     }
 
     @Test func wholeStateOperatorsFireAsInPuredux() async {
@@ -158,6 +163,7 @@ struct EffectCallSites {
         #expect(await searched.waitFor(count: 1) == ["a"])
         #expect(await sent.waitFor(count: 1) == [1])
         #expect(await jobRuns.waitFor(count: 1) == [true])
+        withExtendedLifetime((flag, query, uploads, job)) {}
     }
 
     @Test func postponeAsksAgainOnALaterState() async {
@@ -173,5 +179,6 @@ struct EffectCallSites {
         #expect(await asked.waitFor(count: 1) == [false])
         store.dispatch(.switchOn(true))
         #expect(await ran.waitFor(count: 1) == [true])
+        withExtendedLifetime(store) {}
     }
 }

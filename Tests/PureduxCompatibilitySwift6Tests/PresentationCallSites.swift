@@ -6,6 +6,10 @@ import Testing
 
 // UIStateObserver and Presentable call sites (SPEC 3.1, 3.2) written as a Puredux 2.x program writes
 // them. The same file is compiled in Swift 5 and in Swift 6 language mode.
+//
+// Props reach an object only while it lives (a presenter's object keeps its store), and a subscription
+// delivers only while its store lives; Swift may release a local right after its last use, so each
+// test holds them until the props it waits for are seen.
 
 struct CounterProps: Sendable {
     let text: String
@@ -74,6 +78,7 @@ struct PresentationCallSites {
         let shown = await view.shown.waitFor(count: 2)
         #expect(shown.map(\.text) == ["0", "1"])
         #expect(shown.allSatisfy { $0.onMain })
+        withExtendedLifetime(view) {}
     }
 
     /// Debounced subscriptions run on a manual clock: time moves only when the test says so.
@@ -108,6 +113,7 @@ struct PresentationCallSites {
         #expect(await byStore.shown.waitFor(count: 1).map(\.text) == ["store 0"])
         #expect(await byDispatch.shown.waitFor(count: 1).map(\.text) == ["dispatch 0"])
         #expect(await erased.shown.waitFor(count: 1).map(\.text) == ["erased 0"])
+        withExtendedLifetime((byStore, byDispatch, erased)) {}
     }
 
     @Test func aMainActorPresentableGetsPropsOnTheMainActor() async {
@@ -156,6 +162,6 @@ struct PresentationCallSites {
         #expect(await byStore.waitFor(count: 1) == ["store 1"])
         #expect(await withDefaults.waitFor(count: 1) == ["defaults 1"])
         #expect(await byDispatch.waitFor(count: 2) == ["dispatch 0", "dispatch 1"])
-        withExtendedLifetime(observer) {}
+        withExtendedLifetime((observer, store)) {}
     }
 }

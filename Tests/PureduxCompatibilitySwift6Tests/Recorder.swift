@@ -29,12 +29,12 @@ final class Recorder<Value: Sendable>: @unchecked Sendable {
         }
     }
 
-    /// Suspends until at least `count` values were recorded; returns all of them. After 20 seconds
+    /// Suspends until at least `count` values were recorded; returns all of them. After the wait bound
     /// (a safety net, not a synchronisation) it records an issue at the caller and returns what came.
     func waitFor(count: Int, sourceLocation: SourceLocation = #_sourceLocation) async -> [Value] {
         let received = await withCheckedContinuation { (continuation: CheckedContinuation<[Value]?, Never>) in
             let pending = ResumeOnce(continuation)
-            let bound = DispatchTime.now() + .seconds(20)
+            let bound = DispatchTime.now() + .seconds(waitBoundSeconds)
             DispatchQueue.global().asyncAfter(deadline: bound) { pending.resume(nil) }  // allowed: a bound
             let ready: [Value]? = lock.withLock {
                 if values.count >= count { return values }
@@ -46,12 +46,27 @@ final class Recorder<Value: Sendable>: @unchecked Sendable {
             }
         }
         guard let received else {
-            Issue.record("Timed out after 20 s waiting for \(count) recorded values", sourceLocation: sourceLocation)
+            Issue.record(
+                "Timed out after \(waitBoundSeconds) s waiting for \(count) recorded values",
+                sourceLocation: sourceLocation
+            )
             return all
         }
         return received
     }
 }
+
+/// How long ``Recorder/waitFor(count:sourceLocation:)`` waits before it records a failure: 20 seconds,
+/// unless `CANOPY_WAIT_BOUND_SECONDS` names another positive number of seconds. It is the bound the other
+/// test targets use, which CI raises for the sanitizer builds, where everything runs several times
+/// slower; these targets run in the same test process, so they get the same bound.
+let waitBoundSeconds: Int = {
+    guard let text = ProcessInfo.processInfo.environment["CANOPY_WAIT_BOUND_SECONDS"] else { return 20 }
+    guard let seconds = Int(text), seconds > 0 else {
+        preconditionFailure("CANOPY_WAIT_BOUND_SECONDS must be a positive number of seconds, not \"\(text)\"")
+    }
+    return seconds
+}()
 
 /// Resumes a continuation once, from whichever of a signal and a timer comes first.
 private final class ResumeOnce<Value: Sendable>: @unchecked Sendable {

@@ -55,6 +55,8 @@ private func reduceLog(_ log: inout [String], _ action: any LogAction) {
     }
 }
 
+/// An async action's results reach its store only while the store lives, and Swift may release a local
+/// right after its last use, so a test that waits for results holds its store until they are seen.
 @Suite(.timeLimit(.minutes(1))) struct AsyncActionTests {
     @Test func asyncActionIsReducedLikeAnyAction() async {
         let store = StateStore<[String], any LogAction>([], reducer: reduceLog)
@@ -93,6 +95,7 @@ private func reduceLog(_ log: inout [String], _ action: any LogAction) {
         store.dispatch(Fetch(name: "a", queue: makeQueue("work"), runs: runs, results: results))
         #expect(await states.waitFor(count: 4).last == ["reduced a", "one", "two"])
         subscription.cancel()
+        withExtendedLifetime(store) {}
     }
 
     @Test func aResultThatIsAnAsyncActionIsExecutedToo() async {
@@ -105,6 +108,7 @@ private func reduceLog(_ log: inout [String], _ action: any LogAction) {
         let subscription = store.subscribe { if $0.last == "done" { states.record($0) } }
         #expect(await states.waitFor(count: 1) == [["reduced first", "reduced second", "done"]])
         subscription.cancel()
+        withExtendedLifetime(store) {}
     }
 
     @Test func childResultsGoThroughTheChildReducerThenUp() async {
@@ -121,6 +125,7 @@ private func reduceLog(_ log: inout [String], _ action: any LogAction) {
         #expect(state.1 == ["child result"])
         #expect(runs.values == ["a on work"])  // executed once, by the child that received it
         subscription.cancel()
+        withExtendedLifetime(child) {}
     }
 
     @Test func resultsOfAnActionSentThroughATemporaryViewReachTheStore() async {

@@ -338,6 +338,9 @@ import Testing
         #expect(searched.values.isEmpty)
         clock.advance(by: 0.1)
         #expect(await searched.waitFor(count: 1) == ["mi"])
+        // The debounce runs on the store's tree, which ends with the store, and Swift may release a local
+        // right after its last use: the store is held until the search is seen.
+        withExtendedLifetime(store) {}
     }
 
     // MARK: Diagnostics and cycle detection

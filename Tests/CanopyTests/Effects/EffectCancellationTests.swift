@@ -5,6 +5,9 @@ import Testing
 
 /// Cancelling an effect reaches its running task, drops its pending work and its late actions, and
 /// releasing a store cancels everything it started.
+///
+/// For that reason, and because Swift may release a local right after its last use, a test that checks
+/// runs after its last use of a store it does not mean to release holds the store until then.
 @Suite(.timeLimit(.minutes(1))) struct EffectCancellationTests {
     /// A store whose effect waits for cancellation and records its attempt in `probe`.
     private func makeWaitingStore(
@@ -48,6 +51,7 @@ import Testing
         await store.send(.restart)
         // The old run is cancelled while the restart is reduced, before the new run is even scheduled.
         #expect(await probe.events.waitFor(count: 3) == [.started(1), .cancelled(1), .started(2)])
+        withExtendedLifetime(store) {}
     }
 
     @Test func retryCancelsTheRunningAttempt() async {
@@ -60,6 +64,7 @@ import Testing
         #expect(probe.values == [.started(1), .cancelled(1)])
         scheduler.advance(by: 2)
         #expect(await probe.events.waitFor(count: 3) == [.started(1), .cancelled(1), .started(2)])
+        withExtendedLifetime(store) {}
     }
 
     @Test func releasingTheStoreCancelsTheRunningTask() async {
@@ -104,6 +109,23 @@ import Testing
         #expect(runs.values.isEmpty)
     }
 
+    @Test func aRunWaitingForItsEffectQueueNeverStartsOnceTheStoreIsReleased() async {
+        let effects = makeEffectQueue()
+        let runs = StateRecorder<Int>()
+        var store: StateStore<Effect.State, EffectAction>? = makeEffectStore()
+        store?.effect(on: effects) { _, _ in Effect { runs.record(1) } }
+        // The effect queue is held back, so the run is queued on it but has not started.
+        effects.suspend()
+        await store?.send(.run)
+        let node = WeakRef(store!.handle.stateNode! as AnyObject)
+        await settle(store!.handle.queue)
+        store = nil
+        #expect(node.object == nil)
+        effects.resume()
+        drain(effects)
+        #expect(runs.values.isEmpty)
+    }
+
     @Test func cancellingBeforeTheDelayEndsDropsTheEffect() async {
         let scheduler = ManualScheduler()
         let store = makeEffectStore(scheduler: scheduler)
@@ -116,6 +138,7 @@ import Testing
         scheduler.advance(by: 10)
         await settle(queue)
         #expect(runs.values.isEmpty)
+        withExtendedLifetime(store) {}  // so that the cancel, not the release, is what drops the run
     }
 
     @Test func actionsOfACancelledRunAreDropped() async {

@@ -5,6 +5,9 @@ import Testing
 @testable import Canopy
 
 /// The rules that decide when each effect operator calls its factory and runs the effect.
+///
+/// A store's effects are cancelled when it is released, and Swift may release a local right after its
+/// last use, so a test that checks runs after its last use of the store holds it until then.
 @Suite(.timeLimit(.minutes(1))) struct EffectOperatorTests {
     // MARK: effect(_:on:create:) and effect(on:create:)
 
@@ -23,6 +26,7 @@ import Testing
         await settle(queue)
         #expect(factoryCalls.values == [0])
         #expect(runs.values == [0])
+        withExtendedLifetime(store) {}
     }
 
     @Test func runWhileRunningDoesNotFireAgain() async {
@@ -107,6 +111,7 @@ import Testing
         await store.send(.noop)
         await settle(queue)
         #expect(runs.values == [1])
+        withExtendedLifetime(store) {}
     }
 
     @Test func effectWaitsForTheDelayOnTheInjectedClock() async {
@@ -120,6 +125,7 @@ import Testing
         #expect(runs.values.isEmpty)
         scheduler.advance(by: 0.1)
         #expect(runs.values == [5])
+        withExtendedLifetime(store) {}
     }
 
     @Test func factoryRunsOnTheStoreQueueAndEffectOnItsQueue() async {
@@ -136,6 +142,7 @@ import Testing
         }
         store.dispatch(.run)
         #expect(await places.waitFor(count: 2) == ["factory on store", "effect on effect"])
+        withExtendedLifetime(store) {}
     }
 
     @Test func keyPathFormWatchesPartOfTheState() async {
@@ -163,6 +170,7 @@ import Testing
         store.dispatch(.run)
         #expect(await states.waitFor(count: 3) == [.idle, .inProgress, .success])
         subscription.cancel()
+        withExtendedLifetime(store) {}
     }
 
     @Test func anyStoreHasTheSameOperators() async {
@@ -237,6 +245,7 @@ import Testing
         let log = await done.waitFor(count: 1)
         #expect(log.first?.last == "root succeed")
         subscription.cancel()
+        withExtendedLifetime(child) {}
     }
 
     // MARK: toggle
@@ -250,6 +259,7 @@ import Testing
         await store.send(true)  // still true: no change, no new run
         await settle(queue)
         #expect(runs.values == [1])
+        withExtendedLifetime(store) {}
     }
 
     @Test func toggleFiresOnEachFalseToTrueChangeOnly() async {
@@ -307,6 +317,7 @@ import Testing
         await store.send(2)
         _ = await probe.events.waitFor(count: 3)
         #expect(probe.values == [.started(1), .cancelled(1), .started(2)])
+        withExtendedLifetime(store) {}
     }
 
     // MARK: collection
@@ -382,6 +393,7 @@ import Testing
         await settle(queue)
         #expect(asked.values == [1, 2, 2])
         #expect(runs.values == [2])
+        withExtendedLifetime(store) {}
     }
 
     @Test func postponedEffectIsForgottenWhenTheStateLeavesInProgress() async {

@@ -118,5 +118,8 @@ private func asyncBody(of effect: Effect) -> (@Sendable () async -> Void)? {
         #expect(await errors.waitFor(count: 1) == [TestError(code: 5)])
         _ = await failed.waitFor(count: 1)
         subscription.cancel()
+        // A store's effects are cancelled when it is released, and Swift may release a local right after
+        // its last use: the store is held until its run is seen.
+        withExtendedLifetime(store) {}
     }
 }

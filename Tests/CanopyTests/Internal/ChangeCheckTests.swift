@@ -2,6 +2,9 @@ import Testing
 
 @testable import Canopy
 
+// A child store whose last handle goes leaves the tree and is woken no more, and Swift may release a
+// local right after its last use, so a test that checks which children an action wakes holds them until
+// then.
 @Suite(.timeLimit(.minutes(1))) struct ChangeCheckTests {
     private struct Point: Equatable {
         var x = 0
@@ -76,6 +79,7 @@ import Testing
         #expect(await childStates.waitFor(count: 2) == [Point(), Point(x: 1)])
         _ = await root.state
         #expect(siblingStates.values == [Point()])
+        withExtendedLifetime(sibling) {}
     }
 
     @Test func aChildWhoseLocalStateDidNotChangeWakesNoneOfItsChildren() async {
@@ -91,6 +95,7 @@ import Testing
         #expect(await targetStates.waitFor(count: 2) == [0, 2])
         _ = await root.state
         #expect(otherStates.values == [0])
+        withExtendedLifetime(other) {}
     }
 
     @Test func aStateWithReferencesCountsAsChanged() async {
@@ -103,6 +108,7 @@ import Testing
         child.subscribe(observer: Observer { _ in .active })
         child.dispatch(1)
         #expect(await siblingStates.waitFor(count: 2) == [0, 0])
+        withExtendedLifetime(sibling) {}
     }
 
     @Test func aRootMadeWithMiddlewareChecksItsStateToo() async {
@@ -120,5 +126,6 @@ import Testing
         _ = await child.state
         _ = await root.state
         #expect(siblingStates.values == [0])
+        withExtendedLifetime(sibling) {}
     }
 }

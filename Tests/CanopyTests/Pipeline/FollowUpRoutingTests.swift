@@ -71,5 +71,8 @@ import Testing
                 "child type b", "grandchild type b",
             ]
         )
+        // The debounce lets the action go to the grandchild, which must still be in the tree then, and
+        // Swift may release a local right after its last use: the grandchild is held until then.
+        withExtendedLifetime(grandchild) {}
     }
 }

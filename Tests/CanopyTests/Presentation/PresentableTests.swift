@@ -6,6 +6,9 @@ import Testing
 
 /// `Presentable` and its presenter: nothing before `subscribeToStore()`, props to `setProps` on the main
 /// actor, and teardown with the object.
+///
+/// Props reach an object only while it lives, and Swift may release a local right after its last use,
+/// so a test that waits for props holds its object (which keeps the store) until they are seen.
 @MainActor
 @Suite(.timeLimit(.minutes(1))) struct PresentableTests {
     /// A main-actor object, as a view controller is: only its presenter is reachable off the main actor.
@@ -46,6 +49,7 @@ import Testing
         #expect(scheduler.pendingCount == 1)
         scheduler.advance(by: .uiDebounce)
         #expect(await screen.recorder.waitFor(count: 1) == ["2"])
+        withExtendedLifetime(screen) {}
     }
 
     @Test func propsAreComputedOffMainAndSetOnMain() async {
@@ -64,6 +68,7 @@ import Testing
         store.dispatch(0)
         store.dispatch(3)
         #expect(await screen.recorder.waitFor(count: 2) == ["0", "3"])
+        withExtendedLifetime(screen) {}
     }
 
     @Test func dispatchVariantSetsAPresenterToo() async {
@@ -80,6 +85,7 @@ import Testing
         )
         screen.presenter?.subscribeToStore()
         #expect(await screen.recorder.waitFor(count: 2) == ["0", "4"])
+        withExtendedLifetime(screen) {}
     }
 
     @Test func policyVariantThrottles() async {
@@ -97,6 +103,7 @@ import Testing
         await store.send(1)
         scheduler.advance(by: 1)
         #expect(await screen.recorder.waitFor(count: 2) == ["0", "2"])
+        withExtendedLifetime(screen) {}
     }
 
     @Test func subscribingAgainReplacesTheSubscriptionAndResendsTheCurrentState() async {
@@ -118,6 +125,7 @@ import Testing
         // A delivery from the replaced subscription would come before the next one.
         await store.send(1)
         #expect(await screen.recorder.waitFor(count: 4) == ["0", "0", "1", "2"])
+        withExtendedLifetime(screen) {}
     }
 
     @Test func releasingTheObjectReleasesItsStoreAtOnce() async {

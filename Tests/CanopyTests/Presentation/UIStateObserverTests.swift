@@ -5,6 +5,9 @@ import Testing
 
 /// `UIStateObserver.subscribe`: props off the main thread, delivery on the main actor, and a
 /// subscription that ends with its observer object.
+///
+/// A subscription delivers only while both its object and its store live, and Swift may release a
+/// local right after its last use, so a test that waits for props holds both until they are seen.
 @Suite(.timeLimit(.minutes(1))) struct UIStateObserverTests {
     final class Screen: UIStateObserver, Sendable {
         let store: StateStore<(Int, String), Int>?
@@ -41,6 +44,7 @@ import Testing
         _ = await store.state
         scheduler.advance(by: .uiDebounce)
         #expect(await places.waitFor(count: 2) == ["props on presentation", "observe 0 on main"])
+        withExtendedLifetime((screen, store)) {}
     }
 
     @Test func burstWithinTheDefaultWindowDeliversTheLastState() async {
@@ -61,6 +65,7 @@ import Testing
         await store.send(1)
         scheduler.advance(by: .uiDebounce)
         #expect(await recorder.waitFor(count: 2) == [3, 4])
+        withExtendedLifetime((screen, store)) {}
     }
 
     @Test func mainAsPresentationQueueComputesAndDeliversInOneHop() async {
@@ -81,6 +86,7 @@ import Testing
             }
         )
         #expect(await places.waitFor(count: 2) == ["props on main", "observe 0"])
+        withExtendedLifetime((screen, store)) {}
     }
 
     @Test func dispatchVariantGivesPropsAWorkingDispatch() async {
@@ -100,6 +106,7 @@ import Testing
             }
         )
         #expect(await recorder.waitFor(count: 2) == [0, 7])
+        withExtendedLifetime((screen, store)) {}
     }
 
     @Test func stateVariantDeliversStatesAndDispatchOnTheMainActor() async {
@@ -112,6 +119,7 @@ import Testing
             if state == 0 { dispatch(2) }
         }
         #expect(await recorder.waitFor(count: 2) == ["0 on main", "2 on main"])
+        withExtendedLifetime((screen, store)) {}
     }
 
     @Test func releasingTheObserverReleasesTheStoreItHolds() async {

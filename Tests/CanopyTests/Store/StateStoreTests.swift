@@ -114,6 +114,9 @@ import Testing
         child.subscribe(observer: observer("c"))
         await root.send(1)
         #expect(recorder.values == ["a0", "a0", "a1", "b1", "a2", "b2", "b3", "c3", "b4", "c4"])
+        // A child store whose last handle goes leaves the tree and sees no more states, and Swift may
+        // release a local right after its last use: the child is held until the root's actions reach it.
+        withExtendedLifetime(child) {}
     }
 
     @Test func reducersAndObserversRunOnTheTreeQueueOffMain() async {

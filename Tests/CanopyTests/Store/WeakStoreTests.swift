@@ -3,6 +3,8 @@ import Testing
 
 @testable import Canopy
 
+// A weak handle does nothing once its store is gone, and Swift may release a local right after its last
+// use, so a test that works through a weak handle of a store it means to keep holds that store.
 @Suite(.timeLimit(.minutes(1))) struct WeakStoreTests {
     @Test func weakStoreDispatchesWhileTheStoreLives() async {
         let store = StateStore<Int, Int>(0) { state, action in state += action }
@@ -61,6 +63,7 @@ import Testing
         )
         weak.dispatch(1)
         #expect(await recorder.waitFor(count: 2) == [0, -9])
+        withExtendedLifetime(child) {}
     }
 
     @Test func weakStoreOfATemporaryViewWorksWhileItsStoreLives() async {
@@ -77,6 +80,7 @@ import Testing
         weak.dispatch(1)
         #expect(await recorder.waitFor(count: 2) == [0, 10])
         #expect(await weak.send(2) == 30)
+        withExtendedLifetime(root) {}
     }
 
     // SPEC 2.1: an action a weak handle accepted (its store was alive at `dispatch`) is reduced, even if

@@ -132,6 +132,7 @@ import Testing
         await settle(delivery)
         #expect(recorder.values == [0, 1, 2, -1])
         #expect(subscription.isCancelled)
+        withExtendedLifetime(store) {}
     }
 
     /// Many props subscriptions made and cancelled from two threads while two others dispatch: no

@@ -5,6 +5,10 @@ import Testing
 @testable import Canopy
 
 /// The subscriber pipeline through the plain-code `subscribe(props:…)`, driven by a manual clock.
+///
+/// A subscription does not keep its store, and delivers nothing once the store is gone; Swift may
+/// release a local right after its last use, so a test that checks deliveries holds its store until
+/// they are seen.
 @Suite(.timeLimit(.minutes(1))) struct StoreSubscribeTests {
     struct Pair: Equatable, Sendable {
         var a = 0
@@ -70,6 +74,7 @@ import Testing
         scheduler.advance(by: 0.1)
         #expect(await recorder.waitFor(count: 2) == [5, 15])
         subscription.cancel()
+        withExtendedLifetime(store) {}
     }
 
     @Test func aStateInsideTheWindowPushesTheDeliveryBack() async {
@@ -86,6 +91,7 @@ import Testing
         scheduler.advance(by: 0.0375)
         #expect(await recorder.waitFor(count: 1) == [1])
         subscription.cancel()
+        withExtendedLifetime(store) {}
     }
 
     @Test func maxWaitDeliversUnderASteadyStream() async {
@@ -103,6 +109,7 @@ import Testing
         scheduler.advance(by: 0.25)
         #expect(await recorder.waitFor(count: 3) == [7, 15, 20])
         subscription.cancel()
+        withExtendedLifetime(store) {}
     }
 
     /// One action every 5 ms for 0.5 s: never the 7 ms of quiet a `.uiDebounce` debounce waits for.
@@ -140,6 +147,7 @@ import Testing
         scheduler.advance(by: .uiDebounce)
         #expect(await recorder.waitFor(count: 1) == [100])
         subscription.cancel()
+        withExtendedLifetime(store) {}
     }
 
     @Test func throttleDeliversTheFirstStateAtOnceAndNeverLosesTheLast() async {
@@ -160,6 +168,7 @@ import Testing
         await store.send(1)
         #expect(await recorder.waitFor(count: 3) == [0, 5, 6])
         subscription.cancel()
+        withExtendedLifetime(store) {}
     }
 
     static let dedupCases: [(name: String, equating: Equating<Pair>, delivered: [Pair])] = [
@@ -250,6 +259,7 @@ import Testing
         )
         #expect(await places.waitFor(count: 2) == ["props on presentation", "observe on delivery"])
         subscription.cancel()
+        withExtendedLifetime(store) {}
     }
 
     @Test func deliveryDefaultsToTheMainQueue() async {
@@ -268,6 +278,7 @@ import Testing
         )
         #expect(await places.waitFor(count: 2) == ["props on presentation", "observe on main"])
         subscription.cancel()
+        withExtendedLifetime(store) {}
     }
 
     @Test func slowPropsOnASerialQueueKeepDeliveriesInOrder() async {
@@ -289,6 +300,7 @@ import Testing
         gate.open()
         #expect(await recorder.waitFor(count: 4) == [0, 1, 2, 3])
         subscription.cancel()
+        withExtendedLifetime(store) {}
     }
 
     @Test func slowPropsOnAConcurrentQueueNeverDeliverOutOfOrder() async {
@@ -320,6 +332,7 @@ import Testing
         store.dispatch(1)
         #expect(await recorder.waitFor(count: 2) == [1, 2])
         subscription.cancel()
+        withExtendedLifetime(store) {}
     }
 
     @Test func cancellingTheTokenStopsPendingDeliveries() async {
@@ -353,6 +366,7 @@ import Testing
         delivery.resume()
         drain(delivery)
         #expect(recorder.values == [0])
+        withExtendedLifetime(store) {}
     }
 
     @Test func releasingTheTokenStopsDeliveries() async {
@@ -453,5 +467,6 @@ import Testing
         )
         #expect(await recorder.waitFor(count: 2) == [0, 5])
         subscription.cancel()
+        withExtendedLifetime(store) {}
     }
 }

@@ -4,6 +4,9 @@ import Testing
 @testable import Canopy
 
 /// The one entry point, `subscribe(_:props:observe:)`, with each kind of configuration.
+///
+/// A subscription does not keep its store, and delivers nothing once the store is gone; Swift may
+/// release a local right after its last use, so a test that waits for deliveries holds its store.
 @Suite(.timeLimit(.minutes(1))) struct SubscriptionConfigurationTests {
     let scheduler = ManualScheduler()
     let presentation = DispatchQueue(label: "test.presentation")
@@ -64,6 +67,7 @@ import Testing
         scheduler.advance(by: 0.1)
         #expect(await recorder.waitFor(count: 1) == ["2"])
         subscription.cancel()
+        withExtendedLifetime(store) {}
     }
 
     @Test func mainActorDeliveryRunsThePlainObserverOnTheMainQueue() async {
@@ -78,6 +82,7 @@ import Testing
         store.dispatch(4)
         #expect(await recorder.waitFor(count: 2) == ["0", "4"])
         subscription.cancel()
+        withExtendedLifetime(store) {}
     }
 
     @Test func aUIStateObserverRejectsAConfigurationThatDoesNotDeliverOnTheMainActor() async {

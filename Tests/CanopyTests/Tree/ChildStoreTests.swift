@@ -4,6 +4,10 @@ import Testing
 
 @testable import Canopy
 
+// A child store whose last handle goes leaves the tree and sees no more states, and Swift may release a
+// local right after its last use, so a test that checks what a child sees after its last use of the
+// child holds it until then.
+
 @Suite(.timeLimit(.minutes(1))) struct ChildStoreTests {
     @Test func childStateIsParentStatePairedWithLocalState() async {
         let root = StateStore<Int, Int>(0) { state, action in state += action }
@@ -28,6 +32,7 @@ import Testing
         #expect(await recorder.waitFor(count: 1) == [[3, 7]])
         root.dispatch(1)
         #expect(await recorder.waitFor(count: 2) == [[3, 7], [4, 7]])
+        withExtendedLifetime(child) {}
     }
 
     @Test func dispatchToTheRootNeverRunsChildReducers() async {
@@ -241,5 +246,6 @@ import Testing
         child.dispatch(1)
         root.dispatch(2)
         #expect(await recorder.waitFor(count: 3) == ["0x", "1x1", "3x1"])
+        withExtendedLifetime(child) {}
     }
 }

@@ -6,6 +6,9 @@ import Testing
 /// What a node keeps in its box of extras, made only when it needs one: its children, its cached state,
 /// its observers past the first, its middleware. A leaf child with one observer, the usual child store,
 /// has no box.
+///
+/// A child store whose last handle goes leaves the tree and sees no more states, and Swift may release a
+/// local right after its last use, so a test that waits for what a child sees holds it until then.
 @Suite(.timeLimit(.minutes(1))) struct NodeExtrasTests {
     private typealias Pair = (Int, Int)
 
@@ -83,6 +86,7 @@ import Testing
         _ = await child.state
         #expect(await seen(child).childCount == 0)
         #expect(await seen(root).childCount == 0)
+        withExtendedLifetime(grandchild) {}
     }
 
     @Test func anObserverAddedAfterTheListEmptiedIsCalledOncePerState() async {
@@ -135,5 +139,6 @@ import Testing
         #expect(await leafSeen.waitFor(count: 5) == [0, 1, 3, 3, 7])
         leaf.cancel()
         below.cancel()
+        withExtendedLifetime(grandchild) {}
     }
 }

@@ -6,6 +6,10 @@ import Testing
 
 /// What the engine promises beyond the Puredux surface: depth not bounded by the stack, dropped nodes
 /// freed as soon as their last action is reduced, and work that follows what changed (SPEC §8).
+///
+/// A child store whose last handle goes leaves the tree and is visited no more, and Swift may release a
+/// local right after its last use, so a test that checks which children a walk visits holds them until
+/// then.
 @Suite(.timeLimit(.minutes(1))) struct TreeEngineTests {
     /// A chain of `depth` children, each adding its local count to what it sees of its parent.
     private static func chain(depth: Int) -> (root: StateStore<Int, Int>, leaf: StateStore<Int, Int>) {
@@ -177,6 +181,7 @@ import Testing
         await second.send(5)
         #expect(firstSeen.values == [0, 1, 3])
         #expect(secondSeen.values == [0, 5])
+        withExtendedLifetime(first) {}
     }
 
     @Test func everyChildIsVisitedWhenTheRootChanges() async {
@@ -193,6 +198,7 @@ import Testing
         await first.send(1)
         await root.send(2)
         #expect(secondSeen.values == [[0, 0], [1, 0], [3, 0]])
+        withExtendedLifetime(second) {}
     }
 
     @Test func theWalkDownVisitsNodesDepthFirstInAttachOrder() async {
@@ -225,6 +231,7 @@ import Testing
         #expect(Array(log.values.dropFirst(9)) == order)
         await b1.send(1)  // the root's state changes: the whole tree again
         #expect(Array(log.values.dropFirst(18)) == order)
+        withExtendedLifetime((a, b, b1a, b2, c, d, d1)) {}
     }
 
     @Test func anActionThatChangesNothingOffItsPathWalksThePathOnly() async {
@@ -253,6 +260,7 @@ import Testing
         await unobserved.send(1)
         #expect(Array(log.values.dropFirst(11)) == ["root", "b", "b1"])
         #expect(await unobserved.state.1 == 1)
+        withExtendedLifetime((a, b, b1, b2, c)) {}
     }
 
     @Test func childrenThatLeaveTheTreeDuringTheWalkDoNotStopItsSiblings() async {
@@ -279,6 +287,7 @@ import Testing
         #expect(await isAttached(b) == false)
         #expect(await isAttached(c) == false)
         #expect(await isAttached(d))
+        withExtendedLifetime(b1) {}
     }
 
     /// Subscribes an observer that logs `name` on each call and says it is done after `calls` calls.
