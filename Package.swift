@@ -17,7 +17,7 @@ let package = Package(
         // What more than one test target needs: the bounded waits.
         .target(name: "CanopyTestSupport", dependencies: ["Canopy"], path: "Tests/CanopyTestSupport"),
         .testTarget(name: "CanopyTests", dependencies: ["Canopy", "CanopyTestSupport"]),
-        .testTarget(name: "CanopyTestingTests", dependencies: ["Canopy", "CanopyTesting"]),
+        .testTarget(name: "CanopyTestingTests", dependencies: ["Canopy", "CanopyTesting", "CanopyTestSupport"]),
         .testTarget(
             name: "CanopyPersistenceTests",
             dependencies: ["Canopy", "CanopyPersistence", "CanopyTestSupport"]

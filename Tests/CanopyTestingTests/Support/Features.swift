@@ -1,6 +1,8 @@
 import Canopy
-import CanopyTesting
+import CanopyTestSupport
 import Dispatch
+
+@testable import CanopyTesting
 
 #if canImport(FoundationEssentials)
 import FoundationEssentials
@@ -63,7 +65,11 @@ struct Search: Equatable, Sendable {
 extension TestStore where State == Search, Action == SearchAction {
     /// A test store over a root `Search` store with its effect.
     static func search() -> TestStore<Search, SearchAction> {
-        TestStore(Search(), reducer: { $0.reduce($1) }, effects: Search.attach)
+        let store = TestStore(Search(), reducer: { $0.reduce($1) }, effects: Search.attach)
+        // The store waits this long for an effect busy without the clock (its task not yet scheduled, on
+        // a loaded machine): as long as any other wait of the tests, which the sanitizer steps lengthen.
+        store.realTimeLimit = .seconds(waitBoundSeconds)
+        return store
     }
 
     /// Sends a query to a search that is idle or done: the query changes and its debounce starts.
