@@ -14,34 +14,25 @@ class ActionNode<Action: Sendable>: TreeNode, InboxReceiver, @unchecked Sendable
     // Safety: queue-only: written by `reduceOwn`, read by the walk down (`refresh`, `visit`); plain accesses.
     final var lastChanged = true
 
-    init(tree: StoreTree, parent: TreeNode?, sharesRootInbox: Bool) {
-        assert(
-            !sharesRootInbox || tree.inbox is Inbox<Action>,
-            "Internal inconsistency: a node shares a root inbox of another action type"
-        )
+    /// The root's inbox, when actions for this node wait there as plain values: the root takes this
+    /// node's `Action` too, and no `map(actions:)` above translates them into another type. Otherwise
+    /// (`nil`) they travel as work items. The tree's own reference to the inbox is untyped; this one,
+    /// typed once when the node is made, is what a push goes through.
+    final let sharedInbox: Inbox<Action>?
+
+    init(tree: StoreTree, parent: TreeNode?, sharedInbox: Inbox<Action>?) {
         var traits: ActionNodeTraits = []
         if ActionKind.mayBeAsyncAction(Action.self) {
             traits.insert(.mayReceiveAsyncActions)
         }
-        if sharesRootInbox {
-            traits.insert(.sharesRootInbox)
-        }
         self.traits = traits
+        self.sharedInbox = sharedInbox
         super.init(tree: tree, parent: parent)
     }
 
     /// Whether a dispatched action of this node's type could be an ``AsyncAction`` (decided once).
     final var mayReceiveAsyncActions: Bool {
         @inline(__always) get { traits.contains(.mayReceiveAsyncActions) }
-    }
-
-    /// Whether actions for this node wait in the root's inbox as plain values: the root takes this
-    /// node's `Action` too, so the tree's inbox is an `Inbox<Action>`, and no `map(actions:)` above
-    /// translates them into another type. Otherwise they travel as work items. A flag rather than a
-    /// second reference to the inbox: it packs beside the other flags, where the reference cost every
-    /// node 8 bytes.
-    final var sharesRootInbox: Bool {
-        @inline(__always) get { traits.contains(.sharesRootInbox) }
     }
 
     /// On the queue: runs this node's own reducer and returns the next node up that reduces the same
@@ -157,14 +148,15 @@ class ActionNode<Action: Sendable>: TreeNode, InboxReceiver, @unchecked Sendable
         entry: EntryContext,
         outcome: (@Sendable (ProcessOutcome) -> Void)?
     ) {
-        if sharesRootInbox {
-            // Safety: `sharesRootInbox` is set only for a node whose `Action` the root takes, whose
-            // tree's inbox is therefore an `Inbox<Action>` (`init` checks it in debug builds). The inbox
-            // is a `let` of the tree, which this node holds: borrowed, not retained around the push.
-            let inbox = Unmanaged.passUnretained(unsafeDowncast(tree.inbox, to: Inbox<Action>.self))
-            let mustDrain = inbox._withUnsafeGuaranteedRef {
-                $0.push(action, for: receiver, guardedBy: run, entry: entry, completion: outcome)
-            }
+        if sharedInbox != nil {
+            // Read with `!` where it is used, the `let` is borrowed, not retained around the push.
+            let mustDrain = sharedInbox!.push(
+                action,
+                for: receiver,
+                guardedBy: run,
+                entry: entry,
+                completion: outcome
+            )
             if mustDrain {
                 scheduleDrain()
             }
@@ -208,5 +200,4 @@ private struct ActionNodeTraits: OptionSet {
     let rawValue: UInt8
 
     static let mayReceiveAsyncActions = ActionNodeTraits(rawValue: 1 << 0)
-    static let sharesRootInbox = ActionNodeTraits(rawValue: 1 << 1)
 }

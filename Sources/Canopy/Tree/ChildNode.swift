@@ -40,7 +40,7 @@ final class ChildNode<ParentState: Sendable, Local: Sendable, State: Sendable, A
         self.local = initialState
         self.reducer = reducer
         self.kind = kind
-        super.init(tree: parent.tree, parent: parent, sharesRootInbox: parent.sharesRootInbox)
+        super.init(tree: parent.tree, parent: parent, sharedInbox: parent.sharedInbox)
     }
 
     override func reduceOwn(_ action: Action) -> ActionNode<Action>? {

@@ -28,11 +28,7 @@ final class MappedNode<ParentState: Sendable, ParentAction: Sendable, State: Sen
         // work items and continues the walk with the translated action.
         self.sameActionParent = translatesActions ? nil : parent as? ActionNode<Action>
         // It shares the root's inbox when its parent does and its actions are the parent's type.
-        super.init(
-            tree: parent.tree,
-            parent: parent,
-            sharesRootInbox: parent.sharesRootInbox && parent.tree.inbox is Inbox<Action>
-        )
+        super.init(tree: parent.tree, parent: parent, sharedInbox: parent.sharedInbox as? Inbox<Action>)
     }
 
     /// The parent when it takes the same actions; `nil` when this view translates them, and the walk

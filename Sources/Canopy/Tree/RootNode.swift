@@ -32,7 +32,7 @@ final class RootNode<State: Sendable, Action: Sendable>: StateNode<State, Action
             diagnostics: diagnostics,
             cycleDetection: cycleDetection
         )
-        super.init(tree: tree, parent: nil, sharesRootInbox: true)
+        super.init(tree: tree, parent: nil, sharedInbox: inbox)
         tree.setRoot(self)
         makeCache(initialState)
     }
