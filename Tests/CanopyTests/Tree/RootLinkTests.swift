@@ -1,0 +1,102 @@
+import Dispatch
+import Testing
+
+@testable import Canopy
+
+// A root's stores are counted in its link like a child's (7cdd9e0). These tests look at what a user sees
+// when the root's last store goes while an action sent to it still waits: the action is reduced (SPEC
+// 2.1, 2.2), so what follows from it must be too, as it is for a child.
+@Suite(.timeLimit(.minutes(1))) struct RootLinkTests {
+    /// What a completion was called with, as text.
+    private static func describe<State>(_ outcome: DispatchOutcome<State>) -> String {
+        switch outcome {
+        case .reduced(let state): "reduced \(state)"
+        case .blocked: "blocked"
+        case .failed(let error): "failed \(type(of: error))"
+        }
+    }
+
+    // FAILS on main (a6800ba): the weak handle accepted the action while the root's store lived, and the
+    // action is reduced, but `StateNode.outcomeHandler` reads the root through `NodeReference.ifInTree`,
+    // which is `nil` once the root's last store let go of its link (the drain and the inbox entry still
+    // hold the root; a root keeps no count of accepted actions), so the completion says
+    // `StoreReleasedError`. The same test for a child passes
+    // (`WeakStoreTests.aCompletionThroughAWeakHandleWhoseStoreGoesBeforeItsTurnReportsTheReducedState`).
+    @Test func aCompletionThroughARootsWeakHandleWhoseStoreGoesBeforeItsTurnReportsTheReducedState() async {
+        var root: StateStore<Int, Int>? = StateStore(0) { state, action in state += action }
+        let queue = root!.queue
+        let weak = root!.weakStore()
+        let outcome = StateRecorder<String>()
+        queue.suspend()  // the action waits in the inbox while the store goes
+        weak.dispatch(1) { outcome.record(Self.describe($0)) }
+        root = nil
+        queue.resume()
+        let outcomes = await outcome.waitFor(count: 1)
+        #expect(outcomes == ["reduced 1"])
+    }
+
+    // FAILS on main (a6800ba), as above, through a view of the root's weak handle.
+    @Test func aCompletionThroughAViewOfARootsWeakHandleReportsTheReducedState() async {
+        var root: StateStore<Int, Int>? = StateStore(0) { state, action in state += action }
+        let queue = root!.queue
+        let weak = root!.weakStore().map(state: { $0 * 10 })
+        let outcome = StateRecorder<String>()
+        queue.suspend()
+        weak.dispatch(2) { outcome.record(Self.describe($0)) }
+        root = nil
+        queue.resume()
+        let outcomes = await outcome.waitFor(count: 1)
+        #expect(outcomes == ["reduced 20"])
+    }
+
+    // FAILS on main (a6800ba): SPEC 9, a middleware's `context.dispatch` is queued after the current
+    // action. The root's own `dispatch` leaves no handle in its inbox entry (`NodeHandle.dispatch`, depth
+    // 0), so once the store goes, the root has no holder while its drain runs the middleware, and the
+    // route (`WeakReceiver.send`, `NodeReference.ifHeld`) drops the follow-up. A child's entry holds its
+    // handle, so the same middleware on a child gets its follow-up reduced (the test below).
+    @Test func aMiddlewaresFollowUpForAnActionSentToARootWhoseStoreThenGoesIsReduced() async {
+        var root: StateStore<Int, Int>? = StateStore(0) { state, action in state += action }
+        let queue = root!.queue
+        let seen = StateRecorder<Int>()
+        root!.use(
+            Middleware<Int, Int>("echo") { action, context in
+                seen.record(action)
+                context.next(action)
+                if action == 1 { context.dispatch(10) }
+            }
+        )
+        _ = await root!.state  // the middleware is attached
+        queue.suspend()  // the action waits in the inbox while the store goes
+        root!.dispatch(1)
+        root = nil
+        queue.resume()
+        _ = await seen.waitFor(count: 1)
+        await settle(queue)
+        await settle(queue)
+        #expect(seen.values == [1, 10])
+    }
+
+    // Passes: the control for the test above, on a child.
+    @Test func aMiddlewaresFollowUpForAnActionSentToAChildWhoseStoreThenGoesIsReduced() async {
+        let root = StateStore<Int, Int>(0) { state, action in state += action }
+        var child: StateStore<(Int, Int), Int>? = root.with(0) { local, action in local += action }
+        let seen = StateRecorder<Int>()
+        child!.use(
+            Middleware<(Int, Int), Int>("echo") { action, context in
+                seen.record(action)
+                context.next(action)
+                if action == 1 { context.dispatch(10) }
+            }
+        )
+        _ = await child!.state
+        root.queue.suspend()
+        child!.dispatch(1)
+        child = nil
+        root.queue.resume()
+        _ = await seen.waitFor(count: 1)
+        await settle(root.queue)
+        await settle(root.queue)
+        #expect(seen.values == [1, 10])
+        #expect(await root.state == 11)
+    }
+}
