@@ -1,0 +1,33 @@
+import Canopy
+import CanopyPersistence
+import Testing
+
+// SPEC 2.6: a child store keeps its ancestors alive, so a root whose own store is gone still reduces the
+// actions sent to its children, and a writer registered on the root must still write what they change.
+@Suite("A root's writer while only a child of the root is held", .timeLimit(.minutes(1)))
+struct RootWriterLifetimeTests {
+    let scheduler = ManualScheduler()
+
+    // FAILS on main (a6800ba): `TreeAccess.nodeObject` is the store's handle, which for a root is now its
+    // `NodeHandle` (7cdd9e0), freed with the root's last store although the child keeps the root node. A
+    // round that starts with nothing pending then finds the root's writer orphaned
+    // (`WriterSlot.isOrphaned`, `PersistenceCoordinator.forgetReleasedStores`) and forgets it, and what
+    // the root's reducer changes afterwards is never written, silently. Before 7cdd9e0 the root was its
+    // own handle and stayed alive (and its writer registered) with the child.
+    @Test("A root's writer writes what actions sent to a child change, after the root's store is gone")
+    func rootWriterOutlivesTheRootsStore() async throws {
+        var root: StateStore<NotesBoard, NotesAction>? = StateStore(
+            NotesBoard(),
+            scheduler: scheduler,
+            reducer: NotesAction.reduce
+        )
+        let child = root!.with(0) { _, _ in }
+        let writer = RecordingWriter()
+        root!.persist(\.notes, to: writer)
+        root = nil
+        try await child.flush()  // a round with nothing pending
+        child.dispatch(.upsert(Note(1)))  // reduced by the root's reducer too
+        try await child.flush()
+        #expect(writer.stored == [1: Note(1)])
+    }
+}
