@@ -2,10 +2,10 @@ import Canopy
 import CanopyPersistence
 import Testing
 
-// SPEC 2.6: a child store keeps its ancestors alive, so a root whose own store is gone still reduces the
-// actions sent to its children, and a writer registered on the root must still write what they change.
-@Suite("A root's writer while only a child of the root is held", .timeLimit(.minutes(1)))
-struct RootWriterLifetimeTests {
+// SPEC 2.6: a child store keeps its ancestors alive, so a store whose own handle is gone still reduces the
+// actions sent to its children, and a writer registered on it must still write what they change.
+@Suite("A writer whose store is gone while a child keeps its node", .timeLimit(.minutes(1)))
+struct WriterLifetimeTests {
     let scheduler = ManualScheduler()
 
     // FAILS on main (a6800ba): `TreeAccess.nodeObject` is the store's handle, which for a root is now its
@@ -28,6 +28,25 @@ struct RootWriterLifetimeTests {
         try await child.flush()  // a round with nothing pending
         child.dispatch(.upsert(Note(1)))  // reduced by the root's reducer too
         try await child.flush()
+        #expect(writer.stored == [1: Note(1)])
+    }
+
+    // FAILS on main (a6800ba) and before 7cdd9e0: the same for a child whose own store is gone while a
+    // child of it (a holder) keeps it in the tree: its writer's identity is its handle, not its node.
+    @Test("A child's writer writes what actions sent to its own child change, after the child's store is gone")
+    func childWriterOutlivesTheChildsStore() async throws {
+        let root = StateStore<NotesBoard, NotesAction>(NotesBoard(), scheduler: scheduler, reducer: NotesAction.reduce)
+        var child: StateStore<(NotesBoard, NotesBoard), NotesAction>? = root.with(
+            NotesBoard(),
+            reducer: NotesAction.reduce
+        )
+        let grandchild = child!.with(0) { _, _ in }
+        let writer = RecordingWriter()
+        child!.persist(\.1.notes, to: writer)
+        child = nil
+        try await grandchild.flush()  // a round with nothing pending
+        grandchild.dispatch(.upsert(Note(1)))  // reduced by the child's reducer too
+        try await grandchild.flush()
         #expect(writer.stored == [1: Note(1)])
     }
 }
