@@ -8,12 +8,9 @@ import Testing
 struct WriterLifetimeTests {
     let scheduler = ManualScheduler()
 
-    // FAILS on main (a6800ba): `TreeAccess.nodeObject` is the store's handle, which for a root is now its
-    // `NodeHandle` (7cdd9e0), freed with the root's last store although the child keeps the root node. A
-    // round that starts with nothing pending then finds the root's writer orphaned
-    // (`WriterSlot.isOrphaned`, `PersistenceCoordinator.forgetReleasedStores`) and forgets it, and what
-    // the root's reducer changes afterwards is never written, silently. Before 7cdd9e0 the root was its
-    // own handle and stayed alive (and its writer registered) with the child.
+    // A writer is forgotten once its store's node is freed (`WriterSlot.isOrphaned`), checked by a round
+    // that starts with nothing pending. The root's handle goes with its last store, but the child keeps
+    // the root's node, whose reducer still changes what the writer watches: the writer must stay.
     @Test("A root's writer writes what actions sent to a child change, after the root's store is gone")
     func rootWriterOutlivesTheRootsStore() async throws {
         var root: StateStore<NotesBoard, NotesAction>? = StateStore(
@@ -31,8 +28,7 @@ struct WriterLifetimeTests {
         #expect(writer.stored == [1: Note(1)])
     }
 
-    // FAILS on main (a6800ba) and before 7cdd9e0: the same for a child whose own store is gone while a
-    // child of it (a holder) keeps it in the tree: its writer's identity is its handle, not its node.
+    // The same for a child whose own store is gone while a child of it keeps it in the tree.
     @Test("A child's writer writes what actions sent to its own child change, after the child's store is gone")
     func childWriterOutlivesTheChildsStore() async throws {
         let root = StateStore<NotesBoard, NotesAction>(NotesBoard(), scheduler: scheduler, reducer: NotesAction.reduce)

@@ -30,8 +30,10 @@ package struct TreeAccess<State: Sendable, Action: Sendable>: ~Copyable {
     /// The tree's clock.
     package var scheduler: any DelayScheduler { handle.tree.scheduler }
 
-    /// The store's node, to tell stores apart (``StateStore`` handles to one node share it).
-    package var nodeObject: AnyObject { handle }
+    /// The store's node, to tell stores apart (``StateStore`` handles to one node share it), and to
+    /// know when it is freed: it outlives its stores while a child of it lives. A view, which has no
+    /// node of its own, gives its handle.
+    package var nodeObject: AnyObject { handle.stateNode ?? handle }
 
     /// The number of stores above this one.
     package var depth: Int { handle.stateNode?.depth ?? 0 }

@@ -61,12 +61,14 @@ final class NodeLink: Sendable {
         keepers.withLock { $0.holders == 0 && $0.acceptedActions == 0 }
     }
 
-    /// From any thread: one more holder keeps `owner`, whose link this is, in the tree.
+    /// From any thread: one more holder keeps `owner`, whose link this is, in the tree. A node whose
+    /// holders all let go may be held again only once nothing keeps it at all (the root, by its next
+    /// drain); a child is never held again once it leaves the tree, since nothing reaches it to do so.
     func keep(_ owner: TreeNode) {
         keepers.withLock { keepers in
             precondition(
                 keepers.holders > 0 || keepers.node == nil,
-                "Internal inconsistency: a store was held again after its last holder let go of it"
+                "Internal inconsistency: a node was held again while actions accepted without a holder kept it"
             )
             keepers.holders += 1
             keepers.node = owner
@@ -133,6 +135,8 @@ struct NodeReference<Node: AnyObject & Sendable>: Sendable {
 
     /// From any thread: the node, while it has holders; `nil` once the last one let go of it (it may
     /// still be in memory, and in the tree until the actions weak routes accepted for it are handled).
+    /// Inlined, so that code generic over the node's type looks up no metadata to read it.
+    @inline(__always)
     var ifHeld: Node? {
         var found: Node?
         _ = link.whileHeld { found = unkept }
@@ -140,6 +144,7 @@ struct NodeReference<Node: AnyObject & Sendable>: Sendable {
     }
 
     /// From any thread: the node, while something keeps it in the tree.
+    @inline(__always)
     var ifInTree: Node? {
         var found: Node?
         _ = link.whileInTree { found = unkept }

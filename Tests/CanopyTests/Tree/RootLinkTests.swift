@@ -3,9 +3,10 @@ import Testing
 
 @testable import Canopy
 
-// A root's stores are counted in its link like a child's (7cdd9e0). These tests look at what a user sees
-// when the root's last store goes while an action sent to it still waits: the action is reduced (SPEC
-// 2.1, 2.2), so what follows from it must be too, as it is for a child.
+// A root's stores are counted in its link like a child's (`NodeLink`). These tests look at what a user
+// sees when the root's last store goes while an action sent to it still waits: the action is reduced
+// (SPEC 2.1, 2.2), so what follows from it must be too, as it is for a child. The root's own dispatch
+// leaves no handle in the inbox; its drain keeps it instead (`RootNode.drainInbox`).
 @Suite(.timeLimit(.minutes(1))) struct RootLinkTests {
     /// What a completion was called with, as text.
     private static func describe<State>(_ outcome: DispatchOutcome<State>) -> String {
@@ -16,12 +17,9 @@ import Testing
         }
     }
 
-    // FAILS on main (a6800ba): the weak handle accepted the action while the root's store lived, and the
-    // action is reduced, but `StateNode.outcomeHandler` reads the root through `NodeReference.ifInTree`,
-    // which is `nil` once the root's last store let go of its link (the drain and the inbox entry still
-    // hold the root; a root keeps no count of accepted actions), so the completion says
-    // `StoreReleasedError`. The same test for a child passes
-    // (`WeakStoreTests.aCompletionThroughAWeakHandleWhoseStoreGoesBeforeItsTurnReportsTheReducedState`).
+    // The weak handle accepted the action while the root's store lived; the completion reads the root
+    // through its link when the action is reduced, after the store went, and must find it. The same for
+    // a child: `WeakStoreTests.aCompletionThroughAWeakHandleWhoseStoreGoesBeforeItsTurnReportsTheReducedState`.
     @Test func aCompletionThroughARootsWeakHandleWhoseStoreGoesBeforeItsTurnReportsTheReducedState() async {
         var root: StateStore<Int, Int>? = StateStore(0) { state, action in state += action }
         let queue = root!.queue
@@ -35,7 +33,7 @@ import Testing
         #expect(outcomes == ["reduced 1"])
     }
 
-    // FAILS on main (a6800ba), as above, through a view of the root's weak handle.
+    // As above, through a view of the root's weak handle.
     @Test func aCompletionThroughAViewOfARootsWeakHandleReportsTheReducedState() async {
         var root: StateStore<Int, Int>? = StateStore(0) { state, action in state += action }
         let queue = root!.queue
@@ -49,11 +47,10 @@ import Testing
         #expect(outcomes == ["reduced 20"])
     }
 
-    // FAILS on main (a6800ba): SPEC 9, a middleware's `context.dispatch` is queued after the current
-    // action. The root's own `dispatch` leaves no handle in its inbox entry (`NodeHandle.dispatch`, depth
-    // 0), so once the store goes, the root has no holder while its drain runs the middleware, and the
-    // route (`WeakReceiver.send`, `NodeReference.ifHeld`) drops the follow-up. A child's entry holds its
-    // handle, so the same middleware on a child gets its follow-up reduced (the test below).
+    // SPEC 9: a middleware's `context.dispatch` is queued after the current action, through a route that
+    // does not keep the store; the store went meanwhile, but the root is still kept while its drain runs
+    // the middleware, so the follow-up is reduced. A child's inbox entry holds its handle, which keeps it
+    // (the test below).
     @Test func aMiddlewaresFollowUpForAnActionSentToARootWhoseStoreThenGoesIsReduced() async {
         var root: StateStore<Int, Int>? = StateStore(0) { state, action in state += action }
         let queue = root!.queue
@@ -76,7 +73,7 @@ import Testing
         #expect(seen.values == [1, 10])
     }
 
-    // Passes: the control for the test above, on a child.
+    // The test above, on a child.
     @Test func aMiddlewaresFollowUpForAnActionSentToAChildWhoseStoreThenGoesIsReduced() async {
         let root = StateStore<Int, Int>(0) { state, action in state += action }
         var child: StateStore<(Int, Int), Int>? = root.with(0) { local, action in local += action }
