@@ -9,7 +9,7 @@
 // Safety: Sendable by hand: its one `var`, `state`, is read and written only while `lock` is held, which
 // serialises every access across threads and orders each holder's writes before the next holder's reads.
 final class Inbox<Action: Sendable>: TreeInbox, @unchecked Sendable {
-    private let lock = InboxLock()
+    private let lock = ShortLock()
     /// Read and written only under `lock`. Every access to it is a plain move (a `swap`) or a short
     /// read or write that calls nothing: what may call out (growing a buffer, freeing one) runs on a
     /// buffer moved out of it first. So the compiler proves the accesses exclusive on its own, and no

@@ -7,7 +7,7 @@ import Musl
 #endif
 
 /// A value guarded by a lock, for state shared across threads outside a tree's queue (`CanopyTesting` uses
-/// it too, hence `package`). The tree's inbox has a lock of its own (``InboxLock``).
+/// it too, hence `package`). The tree's inbox and a node's link have a lock of their own (``ShortLock``).
 ///
 /// It plays the part of `Synchronization.Mutex`, which on Linux is built on raw futex calls that the
 /// thread sanitizer cannot see, so every access under it is reported as a race. This box uses the

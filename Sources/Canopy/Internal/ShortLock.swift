@@ -1,11 +1,12 @@
 import Synchronization
 
-/// The lock of a tree's inbox: held for a few dozen instructions on every dispatch, by any thread.
+/// A lock for sections of a few dozen instructions that never call out: a tree's inbox, taken on every
+/// dispatch by any thread, and a node's link (``NodeLink``).
 ///
 /// On Darwin a `Mutex` (`os_unfair_lock`: as cheap as a flag, and it lends a preempted holder the
 /// waiter's priority). On Linux a ``SpinLock``, one atomic flag, which the thread sanitizer sees where it
 /// cannot see `Mutex`'s futex calls. The sections it guards never call out.
-struct InboxLock: ~Copyable, Sendable {
+struct ShortLock: ~Copyable, Sendable {
     #if canImport(Darwin)
     private let mutex = Mutex<Void>(())
     #else

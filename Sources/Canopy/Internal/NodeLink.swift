@@ -1,5 +1,3 @@
-import Synchronization
-
 /// What keeps a node in its tree: its holders and the actions weak routes accepted for it, counted
 /// together with the node itself, which the link holds while either count is left.
 ///
@@ -13,7 +11,10 @@ import Synchronization
 /// to the node, read only while the link says the node is kept. A weak reference would do the same, but
 /// gives the node a side table, which puts every retain and release of the node on the runtime's slow
 /// path (about 150 instructions a pair, where the usual one costs about 20).
-final class NodeLink: Sendable {
+// Safety: Sendable by hand: its one `var` is read and written only while `lock` is held (every access
+// goes through `withKeepers`), which orders the accesses of all threads. A `Mutex` would let the compiler
+// check it, but the thread sanitizer cannot see `Mutex`'s futex calls and reports the accesses as races.
+final class NodeLink: @unchecked Sendable {
     private struct Keepers {
         var holders = 0
         var acceptedActions = 0
@@ -29,15 +30,22 @@ final class NodeLink: Sendable {
         }
     }
 
-    private let keepers = Mutex(Keepers())
+    private let lock = ShortLock()
+    private var keepers = Keepers()
 
     init() {}
+
+    /// Runs `body` on the counts and the node while holding the lock.
+    @inline(__always)
+    private func withKeepers<Result>(_ body: (inout Keepers) -> Result) -> Result {
+        lock.withLock { body(&keepers) }
+    }
 
     /// From any thread: runs `body` if the node has holders, and returns whether it did. While `body`
     /// runs, the node cannot be let go of: `body` may read an unowned reference to it.
     @inline(__always)
     func whileHeld(_ body: () -> Void) -> Bool {
-        keepers.withLock { keepers in
+        withKeepers { keepers in
             guard keepers.holders > 0 else { return false }
             body()
             return true
@@ -49,7 +57,7 @@ final class NodeLink: Sendable {
     /// runs, the node cannot be let go of: `body` may read an unowned reference to it.
     @inline(__always)
     func whileInTree(_ body: () -> Void) -> Bool {
-        keepers.withLock { keepers in
+        withKeepers { keepers in
             guard keepers.node != nil else { return false }
             body()
             return true
@@ -58,14 +66,14 @@ final class NodeLink: Sendable {
 
     /// From any thread: whether nothing keeps the node in the tree any more.
     var isUnkept: Bool {
-        keepers.withLock { $0.holders == 0 && $0.acceptedActions == 0 }
+        withKeepers { $0.holders == 0 && $0.acceptedActions == 0 }
     }
 
     /// From any thread: one more holder keeps `owner`, whose link this is, in the tree. A node whose
     /// holders all let go may be held again only once nothing keeps it at all (the root, by its next
     /// drain); a child is never held again once it leaves the tree, since nothing reaches it to do so.
     func keep(_ owner: TreeNode) {
-        keepers.withLock { keepers in
+        withKeepers { keepers in
             precondition(
                 keepers.holders > 0 || keepers.node == nil,
                 "Internal inconsistency: a node was held again while actions accepted without a holder kept it"
@@ -79,7 +87,7 @@ final class NodeLink: Sendable {
     ///
     /// - Returns: Whether nothing keeps the node in the tree any more.
     func letGo() -> Bool {
-        let released = keepers.withLock { keepers in
+        let released = withKeepers { keepers in
             precondition(keepers.holders > 0, "Internal inconsistency: a store was let go of more than held")
             keepers.holders -= 1
             return keepers.takeNodeIfUnkept()
@@ -95,7 +103,7 @@ final class NodeLink: Sendable {
     ///
     /// - Returns: Whether the action is accepted; if so, ``letGoOfAcceptedAction()`` once it is handled.
     func keepForAcceptedAction() -> Bool {
-        keepers.withLock { keepers in
+        withKeepers { keepers in
             guard keepers.holders > 0 else { return false }
             keepers.acceptedActions += 1
             return true
@@ -106,7 +114,7 @@ final class NodeLink: Sendable {
     ///
     /// - Returns: Whether nothing keeps the node in the tree any more.
     func letGoOfAcceptedAction() -> Bool {
-        let released = keepers.withLock { keepers in
+        let released = withKeepers { keepers in
             keepers.acceptedActions -= 1
             return keepers.takeNodeIfUnkept()
         }
