@@ -75,8 +75,8 @@ final class NodeHandle<State: Sendable, Action: Sendable>: StoreHandle, InboxRec
 
     var stateIfAlive: State? { node.stateIfAlive }
 
-    func addObserver(id: UUID, observe: @escaping Observer<State>.StateHandler) {
-        node.addObserver(id: id, observe: observe)
+    func addObserver(id: UUID, isNew: Bool, observe: @escaping Observer<State>.StateHandler) {
+        node.addObserver(id: id, isNew: isNew, observe: observe)
     }
 
     func removeObserver(id: UUID) {

@@ -276,9 +276,12 @@ class StateNode<State: Sendable, Action: Sendable>: ActionNode<Action>, StoreHan
         observers.notify(state, list: list)
     }
 
-    final func addObserver(id: UUID, observe: @escaping Observer<State>.StateHandler) {
+    final func addObserver(id: UUID, isNew: Bool, observe: @escaping Observer<State>.StateHandler) {
         tree.assertOnQueue()
-        if slot(of: id) == nil {
+        assert(!isNew || slot(of: id) == nil, "Internal inconsistency: a new observer id is in use")
+        // A new id is looked for only in debug builds (above): in a long list that search is an index
+        // probe that finds nothing, the longest kind, and subscriptions always bring new ids.
+        if isNew || slot(of: id) == nil {
             // A node that nothing keeps any more is on its way out: like a freed one, it takes no
             // observer.
             guard attach() else { return }
@@ -291,7 +294,7 @@ class StateNode<State: Sendable, Action: Sendable>: ActionNode<Action>, StoreHan
                 observers.single = Observer(id: id, observe: observe)
                 slot = 0
             }
-            listenersChanged()
+            listenerAdded()
             if let observerIndex {
                 if !observerIndex.insert(id, slot: slot) {
                     rebuildObserverIndex()

@@ -9,7 +9,7 @@ import Foundation
 extension StoreHandle {
     /// Adds `observer` on the queue; it receives the current state first.
     func subscribe(_ observer: Observer<State>) {
-        enqueue { self.addObserver(id: observer.id, observe: observer.observe) }
+        enqueue { self.addObserver(id: observer.id, isNew: false, observe: observer.observe) }
     }
 
     /// Adds an observer that calls `handler` until the returned token is cancelled or released.
@@ -44,7 +44,7 @@ extension StoreHandle {
         }
         // The node makes the observer: each place that handles an `Observer<State>` here, in code generic
         // over the handle, looks up its metadata (a hashed lookup of some 300 instructions).
-        enqueue { self.addObserver(id: id, observe: observe) }
+        enqueue { self.addObserver(id: id, isNew: true, observe: observe) }
         return Subscription(gate: gate)
     }
 

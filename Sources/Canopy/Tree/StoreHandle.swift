@@ -55,7 +55,14 @@ protocol StoreHandle<State, Action>: AnyObject, Sendable {
     /// It takes the observer's parts, not an `Observer<State>`: the callers are closures generic over
     /// the handle, and there each `Observer<State>` they destroyed went through its metadata, looked up
     /// by hashing (about 330 instructions per subscription). The node makes the observer.
-    func addObserver(id: UUID, observe: @escaping Observer<State>.StateHandler)
+    ///
+    /// - Parameters:
+    ///   - id: The observer's id.
+    ///   - isNew: Whether `id` was just made (``SubscriptionIDs``), so that no observer of the node can
+    ///     have it: the node then adds the observer without looking for one with that id. An app's
+    ///     ``Observer`` brings its own id, which may already be there.
+    ///   - observe: What the observer calls.
+    func addObserver(id: UUID, isNew: Bool, observe: @escaping Observer<State>.StateHandler)
 
     /// On the queue: removes the observer with `id`, if any.
     func removeObserver(id: UUID)

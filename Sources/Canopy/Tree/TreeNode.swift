@@ -373,7 +373,7 @@ class TreeNode: @unchecked Sendable {
         while !node.isAttached, let parent = node.parentNode {
             node.isAttached = true
             parent.addAttachedChild(node)
-            parent.listenersChanged()
+            parent.listenerAdded()
             newlyAttached.append(node)
             node = parent
         }
@@ -463,6 +463,14 @@ class TreeNode: @unchecked Sendable {
     final func listenersChanged() {
         if depth == 0 {
             tree.isListenedTo = hasListeners
+        }
+    }
+
+    /// On the queue: to be called after an observer or a child was added, which leaves the node with a
+    /// listener: ``listenersChanged()`` without counting them.
+    final func listenerAdded() {
+        if depth == 0 {
+            tree.isListenedTo = true
         }
     }
 }

@@ -109,9 +109,9 @@ final class ViewHandle<ParentState: Sendable, ParentAction: Sendable, State: Sen
         parent.stateIfAlive.map(transformState)
     }
 
-    func addObserver(id: UUID, observe: @escaping Observer<State>.StateHandler) {
+    func addObserver(id: UUID, isNew: Bool, observe: @escaping Observer<State>.StateHandler) {
         let transformState = self.transformState
-        parent.addObserver(id: id) { observe(transformState($0)) }
+        parent.addObserver(id: id, isNew: isNew) { observe(transformState($0)) }
     }
 
     func removeObserver(id: UUID) {

@@ -81,8 +81,8 @@ final class WeakHandle<State: Sendable, Action: Sendable>: StoreHandle {
         target?.state
     }
 
-    func addObserver(id: UUID, observe: @escaping Observer<State>.StateHandler) {
-        target?.addObserver(id: id, observe: observe)
+    func addObserver(id: UUID, isNew: Bool, observe: @escaping Observer<State>.StateHandler) {
+        target?.addObserver(id: id, isNew: isNew, observe: observe)
     }
 
     func removeObserver(id: UUID) {
