@@ -29,9 +29,10 @@ public struct Observer<State>: Hashable, Sendable {
     /// Creates an observer.
     ///
     /// - Parameters:
-    ///   - id: The observer's identity; observers with the same id replace each other.
+    ///   - id: The observer's identity; observers with the same id replace each other. By default, an
+    ///     id that no other observer of the process has.
     ///   - observe: Receives each state on the store's queue and says whether to keep observing.
-    public init(id: UUID = UUID(), observe: @escaping StateHandler) {
+    public init(id: UUID = ObserverIDs.next(), observe: @escaping StateHandler) {
         self.id = id
         self.observe = observe
     }

@@ -25,7 +25,7 @@ extension StoreHandle {
         removeDuplicates equating: Equating<State>?,
         _ handler: @escaping @Sendable (State) -> Void
     ) -> Subscription {
-        let id = SubscriptionIDs.next()
+        let id = ObserverIDs.next()
         let gate = callGate(id: id)
         let observe: @Sendable (State) -> ObserverStatus
         if let check = equating?.makeCheck?(gate, handler) {
