@@ -452,8 +452,8 @@ final class StoreTree: @unchecked Sendable {
         // Compared by address, without touching the node: an `ObjectIdentifier` is its object's address.
         // Taken as a strong reference, the node cost the recorder a retain and a release per action.
         let isCurrent = UInt(bitPattern: currentTarget.toOpaque()) == UInt(bitPattern: node)
-        // Safety: set only for the duration of the middleware stage, while `process`'s caller holds the
-        // node, which is alive to be compared here.
+        // Safety: the check reads the node, set only for the duration of the middleware stage, while
+        // `process`'s caller holds it.
         assert(isCurrent == (ObjectIdentifier(currentTarget.takeUnretainedValue()) == node))
         return isCurrent
     }
