@@ -313,9 +313,8 @@ class StateNode<State: Sendable, Action: Sendable>: ActionNode<Action>, StoreHan
     }
 
     override final var observerCount: Int {
-        guard let list = borrowedObserverList else { return observers.live }
-        // Safety: the box holds the list for the duration of this read (see `borrowedObserverList`).
-        return list._withUnsafeGuaranteedRef { $0.live }
+        // A read that calls nothing: the compiler borrows the box and the list, with no retain.
+        stateExtras?.observerList?.live ?? observers.live
     }
 
     override final func removeObserver(id: UUID) {

@@ -449,17 +449,21 @@ final class StoreTree: @unchecked Sendable {
     @inline(__always)
     func isCurrentTarget(_ node: ObjectIdentifier) -> Bool {
         guard let currentTarget else { return false }
-        // Safety: set only for the duration of the middleware stage, while `process`'s caller holds the
-        // node; only its identity is read, without a retain.
-        return currentTarget._withUnsafeGuaranteedRef { ObjectIdentifier($0) } == node
+        // Compared by address, without touching the node: an `ObjectIdentifier` is its object's address.
+        // Taken as a strong reference, the node cost the recorder a retain and a release per action.
+        let isCurrent = UInt(bitPattern: currentTarget.toOpaque()) == UInt(bitPattern: node)
+        // Safety: the check reads the node, set only for the duration of the middleware stage, while
+        // `process`'s caller holds it.
+        assert(isCurrent == (ObjectIdentifier(currentTarget.takeUnretainedValue()) == node))
+        return isCurrent
     }
 
     /// On the queue, while an action goes through the middleware stage: the ID of the node it was sent
     /// to.
     func currentTargetID() -> StoreID? {
         // Safety: set only for the duration of the middleware stage, while `process`'s caller holds
-        // the node, so it can be used without retaining it.
-        currentTarget?._withUnsafeGuaranteedRef { $0.storeID }
+        // the node, so it is alive when taken here as a strong reference.
+        currentTarget?.takeUnretainedValue().storeID
     }
 
     /// On the queue: runs the middleware of `node` and of its ancestors that take the same actions,

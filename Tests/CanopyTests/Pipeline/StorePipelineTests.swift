@@ -198,6 +198,25 @@ import Testing
         #expect(await child.state.1 == 1)
     }
 
+    /// A chain below the root names the store each action was sent to: its own, or the one below it
+    /// that the action came up from.
+    @Test func aChildsMiddlewareNamesTheStoreEachActionWasSentTo() async {
+        let log = StateRecorder<String>()
+        let root = StateStore<[String], Action>([], reducer: { _, _ in })
+        let child = root.with(0) { count, _ in count += 1 }
+        child.use(
+            Middleware("child") { action, context in
+                log.record("\(action) for \(context.target)")
+                context.next(action)
+            }
+        )
+        let grandchild = child.with(0) { count, _ in count += 1 }
+        await grandchild.send(.add(1))
+        await child.send(.add(2))
+        await grandchild.send(.add(3))
+        #expect(log.values == ["add(1) for root/0/0", "add(2) for root/0", "add(3) for root/0/0"])
+    }
+
     /// A chain reads the state of the store it is attached to: the child's middleware gets the child's
     /// state type, the root's the root's, each as it was before the action.
     @Test func eachMiddlewareReadsTheStateOfItsOwnStore() async {
