@@ -100,7 +100,7 @@ final class SubscriptionPipeline<State: Sendable, Action: Sendable, Props>: Send
         } else {
             check = { state in registration.pipeline.accept(state) }
         }
-        handle.subscribe(Observer(id: id) { state in registration.pipeline.receive(state, then: check) })
+        handle.subscribe(Observer(id: id) { state in registration.pipeline.receive(state, then: check) }, isNew: true)
     }
 
     /// The context of the observer the node keeps: it lives exactly as long as the node keeps the

@@ -8,8 +8,13 @@ import Foundation
 // from any thread, including the tree's own queue, and none of them blocks.
 extension StoreHandle {
     /// Adds `observer` on the queue; it receives the current state first.
-    func subscribe(_ observer: Observer<State>) {
-        enqueue { self.addObserver(id: observer.id, isNew: false, observe: observer.observe) }
+    ///
+    /// - Parameters:
+    ///   - observer: The observer; one with the same id is not added twice.
+    ///   - isNew: Whether the observer's id was made for this call (``ObserverIDs``), so that the node
+    ///     need not look for it among its observers (``addObserver(id:isNew:observe:)``).
+    func subscribe(_ observer: Observer<State>, isNew: Bool = false) {
+        enqueue { self.addObserver(id: observer.id, isNew: isNew, observe: observer.observe) }
     }
 
     /// Adds an observer that calls `handler` until the returned token is cancelled or released.
