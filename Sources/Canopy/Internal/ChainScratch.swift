@@ -5,8 +5,10 @@ public import Synchronization
 /// that reached the end, what was thrown, and the environment the contexts read.
 ///
 /// It is reused for every action, so running the chain allocates nothing. It is a class, and keeps the
-/// forwarded action in raw memory, because in Canopy's unspecialised generic code every use of a generic
-/// struct such as `Optional<Action>` costs a runtime metadata lookup (see Docs/Performance.md).
+/// forwarded action in a one-element buffer rather than an `Optional<Action>`, because in Canopy's
+/// unspecialised generic code every use of a generic struct such as `Optional<Action>` costs a runtime
+/// metadata lookup (see Docs/Performance.md), and a stored `var` of a class reached from the app's
+/// module has its exclusive access checked at run time.
 @usableFromInline
 // Safety: Sendable by hand: every field is confined to the tree's queue, as the note below details.
 final class ChainScratch<Action>: @unchecked Sendable {
@@ -16,10 +18,11 @@ final class ChainScratch<Action>: @unchecked Sendable {
     // context is not `Sendable`, so it cannot leave the queue), which serialises every access. No access
     // calls out to other code while it is in progress (a field is read or written, then a middleware
     // called), so accesses cannot overlap.
-    // `forwarded` is allocated here for one `Action` and freed in `deinit`; it holds an initialised
-    // action exactly while `didForward` is true, between the last middleware's `next` and the return of
-    // the middleware the run started at: `end(settlingInto:)` moves it out, or, when a middleware threw,
-    // `MiddlewareChain.stopped(_:)` drops it. `deinit` cannot run in between: the run holds the chain.
+    // `forwarded` is a buffer with room for one `Action`, owned by this object alone; its element is an
+    // initialised action exactly while `didForward` is true, between the last middleware's `next` and the
+    // return of the middleware the run started at: `end(settlingInto:)` moves it out, or, when a
+    // middleware threw, `MiddlewareChain.stopped(_:)` drops it. `deinit` empties it if a run left an
+    // action there; it cannot run during a run, which holds the chain.
     // The fields the inlinable part of a run (`Middleware.invocation(_:)`, `MiddlewareLink.next`) uses are
     // `@usableFromInline`: that code is compiled in the app's module, still only on the tree's queue.
 
@@ -64,15 +67,11 @@ final class ChainScratch<Action>: @unchecked Sendable {
     @usableFromInline let isRunningCell = Atomic<Bool>(false)
     @usableFromInline let didForwardCell = Atomic<Bool>(false)
     @usableFromInline let didFailCell = Atomic<Bool>(false)
-    // A whole stride, not the size: room for the value and the padding after it, which a typed copy
-    // of memory may read or write along with it (see `end(settlingInto:)`).
-    // Safety: owned by this object: allocated here, freed in `deinit` after deinitialising any action
-    // left in it (`didForward`); initialised exactly while `didForward` is true (see the note above).
+    /// The forwarded action's place: the buffer's one element, initialised exactly while `didForward`
+    /// is true (see the note above); `deinit` empties it before the buffer goes. The buffer does not
+    /// destroy its elements itself.
     @usableFromInline
-    let forwarded = UnsafeMutableRawPointer.allocate(
-        byteCount: MemoryLayout<Action>.stride,
-        alignment: MemoryLayout<Action>.alignment
-    )
+    let forwarded = ManagedBuffer<Void, Action>.create(minimumCapacity: 1) { _ in }
     /// The environment of the current run, kept after it: a chain attached to a node always runs in
     /// that node's, so it is stored once rather than for each action (``use(_:)``).
     private(set) var environment: MiddlewareEnvironment<Action>?
@@ -89,11 +88,7 @@ final class ChainScratch<Action>: @unchecked Sendable {
     }
 
     deinit {
-        if didForward {
-            // Safety: `forwarded` holds an `Action` exactly while `didForward` is true.
-            forwarded.assumingMemoryBound(to: Action.self).deinitialize(count: 1)
-        }
-        forwarded.deallocate()
+        discardForwarded()
     }
 
     /// Makes `environment` the run's, storing it only when it is not already.
@@ -107,9 +102,9 @@ final class ChainScratch<Action>: @unchecked Sendable {
     /// Stores the action the last middleware forwarded.
     @inlinable
     func forward(_ action: Action) {
-        // Safety: `forwarded` is empty here: only the last middleware's one allowed `next` fills it,
-        // and the run empties it before the next action.
-        forwarded.initializeMemory(as: Action.self, to: action)
+        // `forwarded` is empty here: only the last middleware's one allowed `next` fills it, and the run
+        // empties it before the next action.
+        forwarded.withUnsafeMutablePointerToElements { $0.initialize(to: action) }
         didForward = true
     }
 
@@ -125,7 +120,9 @@ final class ChainScratch<Action>: @unchecked Sendable {
 
     /// Once the middleware the run started at has returned: ends the run and moves the forwarded action,
     /// if any, into `action`, the engine's, unless a middleware threw. Returns whether it moved one.
-    @inlinable
+    // Always inlined into the run: with the move in the buffer's closure, the inliner would otherwise keep
+    // it as a call of its own, about 7 instructions per action.
+    @inlinable @inline(__always)
     func end(settlingInto action: inout Action) -> Bool {
         isRunning = false
         guard didForward, !didFail else { return false }
@@ -133,8 +130,8 @@ final class ChainScratch<Action>: @unchecked Sendable {
         // Moved as one value: `moveUpdate(from:count: 1)` copies a whole stride for plain data, past the
         // end of an action whose size is not a multiple of its alignment, such as the engine's on the
         // stack (AddressSanitizer caught a 9-byte action written as 16).
-        // Safety: `forwarded` held an `Action`, since `didForward` was true; it is left empty.
-        action = forwarded.assumingMemoryBound(to: Action.self).move()
+        // `forwarded` held an `Action`, since `didForward` was true; it is left empty.
+        action = forwarded.withUnsafeMutablePointerToElements { $0.move() }
         return true
     }
 
@@ -149,7 +146,7 @@ final class ChainScratch<Action>: @unchecked Sendable {
     func discardForwarded() {
         guard didForward else { return }
         didForward = false
-        // Safety: `forwarded` held an `Action`, since `didForward` was true.
-        forwarded.assumingMemoryBound(to: Action.self).deinitialize(count: 1)
+        // `forwarded` held an `Action`, since `didForward` was true.
+        _ = forwarded.withUnsafeMutablePointerToElements { $0.deinitialize(count: 1) }
     }
 }

@@ -27,4 +27,32 @@ import Testing
         let after = UnsafeRawBufferPointer(start: block + 9, count: 7)
         #expect(after.allSatisfy { $0 == 0xAB })
     }
+
+    /// What a forwarded action holds is released when the scratch goes with the action still in it (a run
+    /// stopped between `forward` and `end`), and when the scratch drops it.
+    @Test func aForwardedActionLeftInTheScratchIsReleased() {
+        weak var leftInScratch: Token?
+        weak var dropped: Token?
+        do {
+            let scratch = ChainScratch<Token>(stateReader: ChainStateReader { 0 })
+            let token = Token()
+            leftInScratch = token
+            _ = scratch.begin(at: 0)
+            scratch.forward(token)
+        }
+        #expect(leftInScratch == nil)
+
+        let scratch = ChainScratch<Token>(stateReader: ChainStateReader { 0 })
+        do {
+            let token = Token()
+            dropped = token
+            _ = scratch.begin(at: 0)
+            scratch.forward(token)
+        }
+        #expect(dropped != nil)
+        scratch.discardForwarded()
+        #expect(dropped == nil)
+    }
+
+    private final class Token {}
 }
