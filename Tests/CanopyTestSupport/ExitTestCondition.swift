@@ -2,6 +2,8 @@ package import Testing
 
 #if canImport(Glibc)
 import Glibc
+#elseif canImport(Musl)
+import Musl
 #endif
 
 #if canImport(FoundationEssentials)
