@@ -1,5 +1,6 @@
 import Canopy
 import CanopyPersistence
+import CanopyTestSupport
 import Testing
 
 // What is pending is written when the store is released, and Swift may release a local right after its
@@ -297,7 +298,7 @@ struct PersistShutdownTests {
         #expect(writer.attempts == 4)
     }
 
-    @Test("A key path into a parent's part of a child's state stops the program, naming the fix")
+    @Test("A key path into a parent's part of a child's state stops the program, naming the fix", .exitTest)
     func keyPathIntoTheParent() async throws {
         let result = try await #require(processExitsWith: .failure, observing: [\.standardErrorContent]) {
             let root = StateStore<NotesBoard, NotesAction>(NotesBoard()) { state, action in

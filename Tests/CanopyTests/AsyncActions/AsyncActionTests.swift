@@ -1,3 +1,4 @@
+import CanopyTestSupport
 import Dispatch
 import Foundation
 import Testing
@@ -167,7 +168,7 @@ private func reduceLog(_ log: inout [String], _ action: any LogAction) {
     }
 
     #if DEBUG
-    @Test func aResultThatIsNotAnActionOfTheStoreIsReportedInDebugBuilds() async {
+    @Test(.exitTest) func aResultThatIsNotAnActionOfTheStoreIsReportedInDebugBuilds() async {
         await #expect(processExitsWith: .failure) {
             struct WrongResult: LogAction, AsyncAction {
                 let queue: DispatchQueue

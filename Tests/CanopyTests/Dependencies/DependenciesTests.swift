@@ -1,4 +1,5 @@
 import Canopy
+import CanopyTestSupport
 import Dispatch
 import Testing
 
@@ -93,7 +94,7 @@ import Testing
         #expect(Dependency[\.greeting] == "default")
     }
 
-    @Test func writingAppWideInsideAScopeTraps() async {
+    @Test(.exitTest) func writingAppWideInsideAScopeTraps() async {
         await #expect(processExitsWith: .failure) {
             withDependencies {
                 $0.greeting = "scoped"

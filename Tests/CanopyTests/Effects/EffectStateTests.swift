@@ -1,3 +1,4 @@
+import CanopyTestSupport
 import Foundation
 import Testing
 
@@ -294,7 +295,7 @@ private let allStatuses: [Effect.State.Status] = [.idle, .inProgress] + finished
         }
     }
 
-    @Test func negativeDelayIsAProgrammingError() async {
+    @Test(.exitTest) func negativeDelayIsAProgrammingError() async {
         await #expect(processExitsWith: .failure) {
             _ = Effect.State.running(delay: -1)
         }

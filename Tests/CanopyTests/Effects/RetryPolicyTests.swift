@@ -1,3 +1,4 @@
+import CanopyTestSupport
 import Foundation
 import Testing
 
@@ -72,7 +73,7 @@ import Testing
         }
     }
 
-    @Test func invalidJitterIsAProgrammingError() async {
+    @Test(.exitTest) func invalidJitterIsAProgrammingError() async {
         await #expect(processExitsWith: .failure) {
             _ = Effect.RetryPolicy(jitter: 2)
         }

@@ -1,3 +1,4 @@
+import CanopyTestSupport
 import Dispatch
 import Testing
 
@@ -39,7 +40,7 @@ import Testing
     }
 
     #if DEBUG
-    @Test func offQueueAccessTrapsInDebugBuilds() async {
+    @Test(.exitTest) func offQueueAccessTrapsInDebugBuilds() async {
         await #expect(processExitsWith: .failure) {
             _ = QueueConfined(1, queue: DispatchQueue(label: "other")).value
         }

@@ -1,3 +1,4 @@
+import CanopyTestSupport
 import Testing
 
 @testable import Canopy
@@ -64,7 +65,7 @@ import Testing
         #expect(CycleDetector.kind(of: 42) == "Int")
     }
 
-    @Test func aDepthLimitBelowOneTraps() async {
+    @Test(.exitTest) func aDepthLimitBelowOneTraps() async {
         await #expect(processExitsWith: .failure) {
             _ = CycleDetection(maxDepth: 0, maxPerWindow: nil)
         }

@@ -1,3 +1,4 @@
+import CanopyTestSupport
 import Testing
 
 @testable import Canopy
@@ -174,7 +175,7 @@ import Testing
         }
     }
 
-    @Test func callingNextTwiceTrapsNamingTheMiddleware() async throws {
+    @Test(.exitTest) func callingNextTwiceTrapsNamingTheMiddleware() async throws {
         let result = try await #require(processExitsWith: .failure, observing: [\.standardErrorContent]) {
             let twice = Middleware<Int, Int>("twice") { action, context in
                 context.next(action)
@@ -186,7 +187,7 @@ import Testing
         #expect(message.contains("Middleware \"twice\" called next twice for one action"))
     }
 
-    @Test func callingNextAfterReturningTrapsNamingTheMiddleware() async throws {
+    @Test(.exitTest) func callingNextAfterReturningTrapsNamingTheMiddleware() async throws {
         let result = try await #require(processExitsWith: .failure, observing: [\.standardErrorContent]) {
             let stash = ContextStash()
             let keeper = Middleware<Int, Int>("keeper") { action, context in

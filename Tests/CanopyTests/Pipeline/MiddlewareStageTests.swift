@@ -1,3 +1,4 @@
+import CanopyTestSupport
 import Synchronization
 import Testing
 
@@ -89,7 +90,7 @@ import Testing
 
     /// A chain run again while it runs (a middleware handing an action to its own store synchronously)
     /// is a programming error, stopped with a message, on the engine's path as on the chain's.
-    @Test func aChainRunFromInsideItselfTraps() async throws {
+    @Test(.exitTest) func aChainRunFromInsideItselfTraps() async throws {
         let result = try await #require(processExitsWith: .failure, observing: [\.standardErrorContent]) {
             let node = Mutex<StateNode<Int, Int>?>(nil)
             let store = StateStore<Int, Int>(
@@ -111,7 +112,7 @@ import Testing
 
     /// `next` called twice traps naming the middleware when it is the first of a store's chain, which the
     /// engine calls itself.
-    @Test func callingNextTwiceInAStoresFirstMiddlewareTraps() async throws {
+    @Test(.exitTest) func callingNextTwiceInAStoresFirstMiddlewareTraps() async throws {
         let result = try await #require(processExitsWith: .failure, observing: [\.standardErrorContent]) {
             let store = StateStore<Int, Int>(
                 0,
@@ -131,7 +132,7 @@ import Testing
     }
 
     /// The same for a middleware after the first, which the first one's `next` calls.
-    @Test func callingNextTwiceInAFollowingMiddlewareTraps() async throws {
+    @Test(.exitTest) func callingNextTwiceInAFollowingMiddlewareTraps() async throws {
         let result = try await #require(processExitsWith: .failure, observing: [\.standardErrorContent]) {
             let store = StateStore<Int, Int>(
                 0,

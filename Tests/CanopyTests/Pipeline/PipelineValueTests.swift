@@ -1,3 +1,4 @@
+import CanopyTestSupport
 import Testing
 
 @testable import Canopy
@@ -15,7 +16,7 @@ import Testing
         #expect(id != StoreID(path: [0, 1]))
     }
 
-    @Test func aNegativeChildIndexTraps() async {
+    @Test(.exitTest) func aNegativeChildIndexTraps() async {
         await #expect(processExitsWith: .failure) {
             _ = StoreID(path: [-1])
         }

@@ -1,3 +1,4 @@
+import CanopyTestSupport
 import Testing
 
 @testable import Canopy
@@ -36,19 +37,19 @@ import Testing
         #expect(!limit.admits(inFlight: 2))
     }
 
-    @Test func aNegativeThrottleIntervalTraps() async {
+    @Test(.exitTest) func aNegativeThrottleIntervalTraps() async {
         await #expect(processExitsWith: .failure) {
             _ = Middleware<Int, String>.throttle({ _ in true }, for: -1)
         }
     }
 
-    @Test func aNegativeDebounceIntervalTraps() async {
+    @Test(.exitTest) func aNegativeDebounceIntervalTraps() async {
         await #expect(processExitsWith: .failure) {
             _ = Middleware<Int, String>.debounce({ _ in true }, for: -1)
         }
     }
 
-    @Test func anInFlightLimitBelowOneTraps() async {
+    @Test(.exitTest) func anInFlightLimitBelowOneTraps() async {
         await #expect(processExitsWith: .failure) {
             _ = Middleware<Int, String>.maxInFlight({ _ in true }, id: "x", limit: 0)
         }

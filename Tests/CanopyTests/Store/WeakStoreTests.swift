@@ -123,6 +123,9 @@ import Testing
         let weak = root!.weakStore()
         // The subscription's work item, which holds the store's handle, has run.
         #expect(await recorder.waitFor(count: 1) == [0])
+        // So has the drain that ran it, which keeps the root as a store does while it runs: a weak handle
+        // may add to a running drain.
+        await settle(queue)
         queue.suspend()  // the drain that holds the root waits while the store goes
         root!.dispatch(1)
         root = nil

@@ -1,3 +1,4 @@
+import CanopyTestSupport
 import Synchronization
 import Testing
 
@@ -35,25 +36,25 @@ import Foundation
         #expect(DebouncePolicy.trailing(for: 0.25).mode == .trailing(interval: 0.25, maxWait: nil))
     }
 
-    @Test func negativeDebounceTraps() async {
+    @Test(.exitTest) func negativeDebounceTraps() async {
         await #expect(processExitsWith: .failure) {
             _ = DebouncePolicy.debounce(for: -1)
         }
     }
 
-    @Test func nanMaxWaitTraps() async {
+    @Test(.exitTest) func nanMaxWaitTraps() async {
         await #expect(processExitsWith: .failure) {
             _ = DebouncePolicy.debounce(for: 1, maxWait: .nan)
         }
     }
 
-    @Test func negativeThrottleTraps() async {
+    @Test(.exitTest) func negativeThrottleTraps() async {
         await #expect(processExitsWith: .failure) {
             _ = DebouncePolicy.throttle(for: -0.5)
         }
     }
 
-    @Test func negativeDebounceForInSubscribeTraps() async {
+    @Test(.exitTest) func negativeDebounceForInSubscribeTraps() async {
         await #expect(processExitsWith: .failure) {
             final class Screen: UIStateObserver {}
             let store = StateStore<Int, Int>(0) { state, action in state += action }
@@ -61,7 +62,7 @@ import Foundation
         }
     }
 
-    @Test func nanDebounceForInSetPresenterTraps() async {
+    @Test(.exitTest) func nanDebounceForInSetPresenterTraps() async {
         await #expect(processExitsWith: .failure) {
             await MainActor.run {
                 final class Screen: Presentable {

@@ -1,3 +1,4 @@
+import CanopyTestSupport
 import Dispatch
 import Testing
 
@@ -85,7 +86,7 @@ import Testing
         withExtendedLifetime(store) {}
     }
 
-    @Test func aUIStateObserverRejectsAConfigurationThatDoesNotDeliverOnTheMainActor() async {
+    @Test(.exitTest) func aUIStateObserverRejectsAConfigurationThatDoesNotDeliverOnTheMainActor() async {
         await #expect(processExitsWith: .failure) {
             final class Screen: UIStateObserver {}
             let store = StateStore<Int, Int>(0) { state, action in state += action }

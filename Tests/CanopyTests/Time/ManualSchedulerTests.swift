@@ -1,3 +1,4 @@
+import CanopyTestSupport
 import Dispatch
 import Foundation
 import Testing
@@ -51,7 +52,7 @@ import Testing
         #expect(ran.values.isEmpty)
     }
 
-    @Test func negativeOrNaNAdvanceIsAProgrammingError() async {
+    @Test(.exitTest) func negativeOrNaNAdvanceIsAProgrammingError() async {
         await #expect(processExitsWith: .failure) {
             ManualScheduler().advance(by: -1)
         }
