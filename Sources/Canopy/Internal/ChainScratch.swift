@@ -102,8 +102,8 @@ final class ChainScratch<Action>: @unchecked Sendable {
     /// Stores the action the last middleware forwarded.
     @inlinable
     func forward(_ action: Action) {
-        // `forwarded` is empty here: only the last middleware's one allowed `next` fills it, and the run
-        // empties it before the next action.
+        // Safety: `forwarded` is empty here: only the last middleware's one allowed `next` fills it, and
+        // the run empties it before the next action.
         forwarded.withUnsafeMutablePointerToElements { $0.initialize(to: action) }
         didForward = true
     }
@@ -130,7 +130,7 @@ final class ChainScratch<Action>: @unchecked Sendable {
         // Moved as one value: `moveUpdate(from:count: 1)` copies a whole stride for plain data, past the
         // end of an action whose size is not a multiple of its alignment, such as the engine's on the
         // stack (AddressSanitizer caught a 9-byte action written as 16).
-        // `forwarded` held an `Action`, since `didForward` was true; it is left empty.
+        // Safety: `forwarded` held an `Action`, since `didForward` was true; it is left empty.
         action = forwarded.withUnsafeMutablePointerToElements { $0.move() }
         return true
     }
@@ -146,7 +146,7 @@ final class ChainScratch<Action>: @unchecked Sendable {
     func discardForwarded() {
         guard didForward else { return }
         didForward = false
-        // `forwarded` held an `Action`, since `didForward` was true.
+        // Safety: `forwarded` held an `Action`, since `didForward` was true; it is left empty.
         _ = forwarded.withUnsafeMutablePointerToElements { $0.deinitialize(count: 1) }
     }
 }

@@ -8,7 +8,7 @@ import Foundation
 /// (``ObserverStorage``), which the node keeps in its box of extras (``NodeExtras/observerList``).
 ///
 /// Most nodes have one observer, a child store's view or its subscription, and a list of one takes a
-/// heap block of 56 bytes where the observer inside the node takes 32 (W4 counts them per child store).
+/// heap block of 64 bytes where the observer inside the node takes 32 (W4 counts them per child store).
 /// Slots are numbered as in the list: the observer inside is slot 0, and moves to the list's slot 0
 /// when the list is made, so a slot never changes while its observer is there. A node that had a list
 /// keeps it, and its observer inside stays empty from then on.

@@ -221,8 +221,8 @@ final class ObserverStorage<State>: ManagedBuffer<ObserverStorageHeader, Observe
 }
 
 /// How many slots an ``ObserverStorage`` has, how many it uses, and how many of them hold an observer:
-/// 32 bits each, so that the header takes 12 bytes of every node's list (a list never holds 2³¹
-/// observers).
+/// 32 bits each (a list never holds 2³¹ observers). The header takes 12 bytes, and the slots after it
+/// start at the next multiple of 8.
 @usableFromInline
 struct ObserverStorageHeader: Sendable {
     @usableFromInline

@@ -29,10 +29,9 @@ public struct Observer<State>: Hashable, Sendable {
     /// Creates an observer.
     ///
     /// - Parameters:
-    ///   - id: The observer's identity; observers with the same id replace each other. By default, an
-    ///     id that no other observer of the process has.
+    ///   - id: The observer's identity; observers with the same id replace each other.
     ///   - observe: Receives each state on the store's queue and says whether to keep observing.
-    public init(id: UUID = ObserverIDs.next(), observe: @escaping StateHandler) {
+    public init(id: UUID = UUID(), observe: @escaping StateHandler) {
         self.id = id
         self.observe = observe
     }

@@ -60,7 +60,7 @@ final class SubscriptionPipeline<State: Sendable, Action: Sendable, Props>: Send
         observer: PropsObserver<Props>,
         owner: AnyObject? = nil
     ) {
-        let id = ObserverIDs.next()
+        let id = SubscriptionIDs.next()
         let timer = LockedValue<ScheduledWork?>(nil)
         let host = handle.observerHostReference
         // Holds neither the pipeline (nor what it captured) nor the store: only the timer's lock, so the

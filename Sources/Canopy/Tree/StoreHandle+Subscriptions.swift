@@ -11,8 +11,8 @@ extension StoreHandle {
     ///
     /// - Parameters:
     ///   - observer: The observer; one with the same id is not added twice.
-    ///   - isNew: Whether the observer's id was made for this call (``ObserverIDs``), so that the node
-    ///     need not look for it among its observers (``addObserver(id:isNew:observe:)``).
+    ///   - isNew: Whether the observer's id was made for this call (``SubscriptionIDs``), so that the
+    ///     node need not look for it among its observers (``addObserver(id:isNew:observe:)``).
     func subscribe(_ observer: Observer<State>, isNew: Bool = false) {
         enqueue { self.addObserver(id: observer.id, isNew: isNew, observe: observer.observe) }
     }
@@ -30,7 +30,7 @@ extension StoreHandle {
         removeDuplicates equating: Equating<State>?,
         _ handler: @escaping @Sendable (State) -> Void
     ) -> Subscription {
-        let id = ObserverIDs.next()
+        let id = SubscriptionIDs.next()
         let gate = callGate(id: id)
         let observe: @Sendable (State) -> ObserverStatus
         if let check = equating?.makeCheck?(gate, handler) {

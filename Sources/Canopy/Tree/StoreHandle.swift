@@ -58,9 +58,9 @@ protocol StoreHandle<State, Action>: AnyObject, Sendable {
     ///
     /// - Parameters:
     ///   - id: The observer's id.
-    ///   - isNew: Whether `id` was made for this call (a subscription's, from ``ObserverIDs``), so that
-    ///     no observer of the node can have it: the node then adds the observer without looking for
-    ///     one with that id. An app's ``Observer`` may be subscribed again, and is looked for.
+    ///   - isNew: Whether `id` was made for this call (a subscription's, from ``SubscriptionIDs``), so
+    ///     that no observer of the node can have it: the node then adds the observer without looking
+    ///     for one with that id. An app's ``Observer`` may be subscribed again, and is looked for.
     ///   - observe: What the observer calls.
     func addObserver(id: UUID, isNew: Bool, observe: @escaping Observer<State>.StateHandler)
 
