@@ -4,20 +4,22 @@ import FoundationEssentials
 import Foundation
 #endif
 
-/// The first observer of a node, inside the node; the node's later observers go into a list
-/// (``ObserverStorage``), which the node keeps in its box of extras (``NodeExtras/observerList``).
+/// The first observer of a child, in its cell (``ChildCell``); the node's later observers go into a list
+/// (``ObserverStorage``), which the node keeps in its box of extras (``NodeExtras/observerList``). The
+/// root and mapped nodes, few in a tree, keep theirs in a list from the first.
 ///
-/// Most nodes have one observer, a child store's view or its subscription, and a list of one takes a
-/// heap block of 64 bytes where the observer inside the node takes 32 (W4 counts them per child store).
+/// Most children have one observer, a child store's view or its subscription, and a list of one takes a
+/// heap block of 64 bytes where the observer inside the cell takes 32 (W4 counts them per child store).
 /// Slots are numbered as in the list: the observer inside is slot 0, and moves to the list's slot 0
 /// when the list is made, so a slot never changes while its observer is there. A node that had a list
 /// keeps it, and its observer inside stays empty from then on.
 ///
-/// Every member is inlined: the node's code is generic and runs unspecialised, and a call to a method
-/// of a generic struct from there passes the struct's type metadata, which the runtime looks up by
-/// hashing (several hundred instructions; ``ObserverStorage``, a class, finds it through the object).
+/// Every member is inlined: it is used by a child's code compiled for its types (``ChildKind``), and
+/// a call to a method of a generic struct from generic code passes the struct's type metadata, which
+/// the runtime looks up by hashing (several hundred instructions; ``ObserverStorage``, a class, finds
+/// it through the object).
 @usableFromInline
-struct NodeObservers<State> {
+struct NodeObservers<State>: Sendable {
     /// The node's observer while it has had no other one; `nil` when it has none, or has a list.
     @usableFromInline
     var single: Observer<State>?
@@ -26,6 +28,7 @@ struct NodeObservers<State> {
     init() {}
 
     /// Whether the node has no observer inside it.
+    @inlinable
     @inline(__always)
     var isEmpty: Bool {
         // The observer's id, read in place: `single == nil` copied the observer out first (a retain and
@@ -39,22 +42,13 @@ struct NodeObservers<State> {
         single == nil ? 0 : 1
     }
 
-    /// Calls every observer with `state`, in order: those of `list`, the node's list, when it has one,
-    /// or else the one inside the node; returns the slots of those that answered `.dead`, or `nil` when
-    /// none did.
+    /// Calls the observer inside, if there is one, with `state`; returns `[0]`, its slot, when it answered
+    /// `.dead`, `nil` otherwise. A node with a list calls the list instead (``ObserverStorage/notify(_:)``).
     ///
-    /// Inlined where it is called, like ``ObserverStorage/notify(_:)``: into a child's composition,
-    /// compiled for the state's type, and into the node's own notification.
-    // Safety: `list` is the node's list, borrowed from its box (`StateNode.borrowedObserverList`), which
-    // the node holds and which observers cannot replace while they run (every way back goes through the
-    // inbox), so it stays alive for the call.
+    /// Inlined where it is called: into a child's code compiled for its types (``ChildKind``).
     @inlinable
     @inline(__always)
-    mutating func notify(_ state: State, list: Unmanaged<ObserverStorage<State>>?) -> [Int]? {
-        if let list {
-            // Safety: alive for the call, as above.
-            return list._withUnsafeGuaranteedRef { $0.notify(state) }
-        }
+    mutating func notify(_ state: State) -> [Int]? {
         guard let status = ObserverStorage.call(&single, with: state), status == .dead else { return nil }
         return [0]
     }
@@ -84,7 +78,3 @@ struct NodeObservers<State> {
         single?.id == id ? 0 : nil
     }
 }
-
-// Not `Sendable`: a node keeps its observers, and uses them only on the tree's queue.
-@available(*, unavailable)
-extension NodeObservers: Sendable {}

@@ -208,6 +208,17 @@ final class ObserverStorage<State>: ManagedBuffer<ObserverStorageHeader, Observe
         return dead
     }
 
+    /// Calls the observers of `list`, a node's list borrowed from its box, with `state`, as
+    /// ``notify(_:)`` does.
+    // Safety: `list` comes from `StateNode.borrowedObserverList`: the node's box holds it, and observers
+    // cannot replace it while they run (every way back into the tree goes through the inbox), so it stays
+    // alive for the call.
+    @inlinable
+    @inline(__always)
+    static func notify(_ list: Unmanaged<ObserverStorage>, _ state: State) -> [Int]? {
+        list._withUnsafeGuaranteedRef { $0.notify(state) }
+    }
+
     /// Calls `observer` with `state`, if the slot holds one.
     ///
     /// The slot comes in `inout`: an exclusive access, which the callee cannot touch, so the compiler

@@ -8,8 +8,8 @@
 /// through the predicate reads it twice. The equating makes it where it is made
 /// (``Equating/makeCheck``), so ``check(_:)`` is compiled for the state's and the projection's types
 /// there, and the node's observer closure, whose one capture and so whose context is this object,
-/// calls it directly. What it remembers is a `Last`, the projection's optional (``LastProjection``),
-/// which its metadata then carries for its `deinit`.
+/// calls it directly. It remembers the last projection in a `Last`, a `Mutex` of it, which its metadata
+/// then carries for its `init` and `deinit` (``LastProjectionCell``).
 ///
 /// It holds the handler and the token's gate itself: a state that passes goes from the check through
 /// the gate to the handler, both `let`s of the observer's context, which the node's slot keeps alive
@@ -18,13 +18,7 @@
 /// (``SubscriptionPipeline``) the handler is the pipeline's next stage, behind a gate that nothing
 /// closes: the pipeline's token closes a gate of its own, checked before this one.
 @usableFromInline
-// Safety: Sendable by hand: its one `var` is confined to the subscribing tree's queue (note below).
-final class ProjectionFilter<State, Last: LastProjection>: @unchecked Sendable {
-    // Safety: `last` is read and written only in `check`, which runs only on the subscribing tree's
-    // serial queue: it is called by the observer closure of one subscription (`Equating.makeCheck`
-    // makes one filter per subscription), which the node calls only there. The queue serialises every
-    // access, and no access spans a call out (`project` runs before it, `handler` after it), so the
-    // dynamic exclusivity check is skipped.
+final class ProjectionFilter<State, Last: LastProjectionCell & ~Copyable>: Sendable {
     @usableFromInline
     let project: @Sendable (State) -> Last.Projection
 
@@ -36,9 +30,10 @@ final class ProjectionFilter<State, Last: LastProjection>: @unchecked Sendable {
     @usableFromInline
     let gate: CallGate
 
-    // Safety: only `check` touches it, on the tree's queue, with no call out during the access.
+    /// The last projection let through. Only ``check(_:)`` uses it, on the tree's queue, one state at a
+    /// time; its lock is held for the comparison only, not while the projection or the handler runs.
     @usableFromInline
-    @exclusivity(unchecked) var last = Last.none
+    let last = Last()
 
     @inlinable
     init(
@@ -56,11 +51,9 @@ final class ProjectionFilter<State, Last: LastProjection>: @unchecked Sendable {
     /// closed, `.active` otherwise.
     @inlinable
     func check(_ state: State) -> ObserverStatus {
-        let value = project(state)
-        if last.holds(value) {
+        if last.repeats(project(state)) {
             return .active
         }
-        last = Last(value)
         return gate.withCall { handler(state) } ? .active : .dead
     }
 }

@@ -1,3 +1,5 @@
+public import Synchronization
+
 /// The projection an ``Equating`` made by ``Equating/keyPath(_:)`` or ``Equating/equal(value:)`` compares:
 /// one object that both its predicate and its dedup check hold.
 ///
@@ -27,7 +29,11 @@ final class EquatingProjection<State, Value: Equatable & Sendable>: Sendable {
         gate: CallGate,
         handler: @escaping @Sendable (State) -> Void
     ) -> @Sendable (State) -> ObserverStatus {
-        let filter = ProjectionFilter<State, Value?>(project: project, gate: gate, handler: handler)
+        let filter = ProjectionFilter<State, Mutex<RememberedProjection<Value>>>(
+            project: project,
+            gate: gate,
+            handler: handler
+        )
         // One capture, the filter, which is then the closure's context: nothing more is allocated for
         // it, and each call reads one pointer.
         return { filter.check($0) }

@@ -1,25 +1,95 @@
-/// What every child of the same types shares: how its state is made of its parent's state and its own
-/// (``compose``), and how its reducer says whether its own state changed (``changeCheck``).
+public import Synchronization
+
+/// What every child of the same types shares: the code that uses the child's cell (``ChildCell``), its
+/// local state and its first observer, under the cell's lock: running the reducer (``reduce``), making
+/// the child's state of its parent's and its own and handing it to the observers (``compose``), handing
+/// them the cached state (``notify``), and editing the observer (``editObservers``).
 ///
-/// Made where `with(_:reducer:)` is inlined (``pairing()``), so that both are compiled for the concrete
-/// types, and shared by every child of those types (``SharedPerType``): a child keeps one reference to
-/// it rather than a closure and a check of its own (16 bytes less for every child store that W4
-/// counts). The first child made for a set of types decides for all of them: a `with(_:reducer:)` inlined into code
-/// that is generic over the state makes a composition that is correct but slower, which the children
+/// Made where `with(_:reducer:)` is inlined (``pairing()``), so that all of it is compiled for the
+/// concrete types, and shared by every child of those types (``SharedPerType``): a child keeps one
+/// reference to it rather than closures of its own (W4 counts the bytes of every child store). In the
+/// node's own code, which is generic and runs unspecialised, the cell's type is one whose metadata the
+/// runtime looks up by hashing on every use (several hundred instructions); here it is known.
+///
+/// The first child made for a set of types decides for all of them: a `with(_:reducer:)` inlined into
+/// code that is generic over the state makes closures that are correct but slower, which the children
 /// of the same types made later from specialised code then share.
 @usableFromInline
 final class ChildKind<ParentState: Sendable, Local: Sendable, State: Sendable, Action: Sendable>: Sendable {
-    /// Makes the child's state, hands it to the observers, and writes it into the cache if there is one.
-    let compose: Compose<ParentState, Local, State>
-    /// Runs the reducer and says whether `local` changed, when `Local` is `Equatable` plain data.
+    /// The child's cell: its local state and its first observer, under one lock.
+    @usableFromInline
+    typealias Cell = Mutex<ChildCell<Local, State>>
+
+    /// Runs the reducer and says whether the local state changed, when `Local` is `Equatable` plain data.
     let changeCheck: ChangeCheck<Local, Action>?
 
+    /// Runs `reducer` with `action` on the local state, then `afterReduce` on it when the child has
+    /// after-reduce steps; returns whether the local state may have changed: `false` only when
+    /// `changeCheck` is given (the child has children, whose walk a change decides; a leaf's visit is
+    /// the same either way) and says the state is equal to what it was.
     @usableFromInline
-    init(compose: @escaping Compose<ParentState, Local, State>, changeCheck: ChangeCheck<Local, Action>?) {
+    typealias Reduce =
+        @Sendable (
+            _ cell: borrowing Cell,
+            _ action: Action,
+            _ reducer: Reducer<Local, Action>,
+            _ changeCheck: ChangeCheck<Local, Action>?,
+            _ afterReduce: ((inout Local) -> Void)?
+        ) -> Bool
+
+    /// Makes the child's state of `parent`, its parent's current state, and the local state; writes it
+    /// into `cache` when there is one (assigning when `isInitialized`, initialising otherwise); then,
+    /// when `notifying`, calls the observers with it: those of `list` if the node has one, the one in
+    /// the cell otherwise. Returns the slots of those that answered `.dead` (``NodeObservers``).
+    // Safety: the pointers are valid for the call only; `ChildNode.compose` says who owns each.
+    @usableFromInline
+    typealias Compose =
+        @Sendable (
+            _ parent: UnsafePointer<ParentState>,
+            _ cell: borrowing Cell,
+            _ cache: UnsafeMutablePointer<State>?,
+            _ isInitialized: Bool,
+            _ notifying: Bool,
+            // Safety: as the pointers above.
+            _ list: Unmanaged<ObserverStorage<State>>?
+        ) -> [Int]?
+
+    /// Calls the observers with the state in `cache`, current: those of `list` if the node has one, the
+    /// one in the cell otherwise; returns the slots of those that answered `.dead`.
+    // Safety: as in `Compose`.
+    @usableFromInline
+    typealias Notify =
+        @Sendable (
+            _ cell: borrowing Cell,
+            _ cache: UnsafePointer<State>,
+            // Safety: as the pointer above.
+            _ list: Unmanaged<ObserverStorage<State>>?
+        ) -> [Int]?
+
+    /// Runs `edit` on the observer in the cell (adding, finding, removing or moving it into a list).
+    @usableFromInline
+    typealias EditObservers = @Sendable (_ cell: borrowing Cell, _ edit: (inout NodeObservers<State>) -> Void) -> Void
+
+    let reduce: Reduce
+    let compose: Compose
+    let notify: Notify
+    let editObservers: EditObservers
+
+    @usableFromInline
+    init(
+        changeCheck: ChangeCheck<Local, Action>?,
+        reduce: @escaping Reduce,
+        compose: @escaping Compose,
+        notify: @escaping Notify,
+        editObservers: @escaping EditObservers
+    ) {
         // Made only by `pairing()`, once per set of types: `SharedPerType` keeps the first one made for
-        // good, so no other code may make one with another composition.
-        self.compose = compose
+        // good, so no other code may make one with other closures.
         self.changeCheck = changeCheck
+        self.reduce = reduce
+        self.compose = compose
+        self.notify = notify
+        self.editObservers = editObservers
     }
 }
 
@@ -30,26 +100,92 @@ extension ChildKind where State == (ParentState, Local) {
     static func pairing() -> ChildKind {
         let kind = SharedPerType.shared(ChildKind.self) {
             ChildKind(
-                compose: { parent, local, cache, isInitialized, observers, list in
-                    // Safety: the child passes its parent's current state, its own local state, its cache
-                    // and its list of observers, all valid for the call (`ChildNode.composeAndNotify()`).
-                    guard let cache else {
-                        // A child without a cache (a leaf): its observers get the pair as it is made.
-                        return observers.notify((parent.pointee, local), list: list)
+                changeCheck: ChangeCheck<Local, Action>.make(),
+                reduce: { cell, action, reducer, changeCheck, afterReduce in
+                    cell.withLock { cell in
+                        let changed: Bool
+                        if let changeCheck {
+                            changed = changeCheck.reduce(&cell.local, action, reducer)
+                        } else {
+                            reducer(&cell.local, action)
+                            changed = true
+                        }
+                        afterReduce?(&cell.local)
+                        return changed
                     }
-                    if isInitialized {
-                        cache.pointee = (parent.pointee, local)
-                    } else {
-                        cache.initialize(to: (parent.pointee, local))
-                    }
-                    return observers.notify(cache.pointee, list: list)
                 },
-                changeCheck: ChangeCheck<Local, Action>.make()
+                compose: { parent, cell, cache, isInitialized, notifying, list in
+                    // Safety: the child passes its parent's current state, its cache and its list of
+                    // observers, all valid for the call (`ChildNode.compose`).
+                    if notifying, let list {
+                        // The observers are in the list, outside the cell: the state is made under the
+                        // lock, and they are called after it.
+                        let state = cell.withLock { cell in
+                            let state = (parent.pointee, cell.local)
+                            if let cache {
+                                if isInitialized {
+                                    cache.pointee = state
+                                } else {
+                                    cache.initialize(to: state)
+                                }
+                            }
+                            return state
+                        }
+                        return ObserverStorage.notify(list, state)
+                    }
+                    return cell.withLock { cell in
+                        guard let cache else {
+                            // A child without a cache (a leaf): its observer gets the pair as it is made.
+                            return cell.observers.notify((parent.pointee, cell.local))
+                        }
+                        if isInitialized {
+                            cache.pointee = (parent.pointee, cell.local)
+                        } else {
+                            cache.initialize(to: (parent.pointee, cell.local))
+                        }
+                        return notifying ? cell.observers.notify(cache.pointee) : nil
+                    }
+                },
+                notify: { cell, cache, list in
+                    // Safety: as in `compose`.
+                    if let list {
+                        return ObserverStorage.notify(list, cache.pointee)
+                    }
+                    return cell.withLock { cell in
+                        // Checked first: a node with no observer copies no state.
+                        guard !cell.observers.isEmpty else { return nil }
+                        return cell.observers.notify(cache.pointee)
+                    }
+                },
+                editObservers: { cell, edit in
+                    cell.withLock { edit(&$0.observers) }
+                }
             )
         }
         guard let kind else {
             preconditionFailure("Internal inconsistency: no kind kept for \(ChildKind.self)")
         }
         return kind
+    }
+}
+
+/// What a child keeps under its lock (``ChildKind/Cell``): its local state, which its reducer mutates in
+/// place, and its first observer (``NodeObservers``), which the walk down calls in place.
+///
+/// Both are used only on the tree's queue, one entry at a time, so the lock is never contended; it makes
+/// every access exclusive by construction, for about 22 instructions a lock and an unlock, where the
+/// runtime's exclusivity check of a class `var` would cost about 90. The reducer and the observers run
+/// while it is held: they cannot reach the cell again synchronously (every way back into the tree goes
+/// through the inbox), and a path that did would stop at the lock's recursion check instead of racing.
+@usableFromInline
+struct ChildCell<Local: Sendable, State>: Sendable {
+    @usableFromInline
+    var local: Local
+    @usableFromInline
+    var observers = NodeObservers<State>()
+
+    @usableFromInline
+    init(local: Local) {
+        self.local = local
     }
 }

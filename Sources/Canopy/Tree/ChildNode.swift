@@ -1,3 +1,5 @@
+import Synchronization
+
 /// A child made with `with(_:reducer:)`: its state is the parent's state paired with its own local state.
 ///
 /// It holds its parent strongly. Its stores hold it through one ``NodeHandle``; its parent's list holds
@@ -16,13 +18,12 @@ final class ChildNode<ParentState: Sendable, Local: Sendable, State: Sendable, A
 {
     /// The child's reducer.
     private let reducer: Reducer<Local, Action>
-    /// How the child's state is composed and its change checked, shared by the children of its types.
+    /// The code that uses `cell`, compiled for the child's types and shared by the children of its types.
     private let kind: ChildKind<ParentState, Local, State, Action>
-    /// Last: its size depends on `Local`, so the fields after it would be found through offsets read
-    /// from the class's metadata on every use, where those before it have offsets fixed when compiled.
-    // Safety: queue-only (see `reducer`); passed `inout` to the reducer and the composition, which cannot
-    // reach this node again synchronously (every way back into the tree goes through the inbox).
-    @exclusivity(unchecked) private var local: Local
+    /// The local state and the first observer (``ChildCell``). Last: its size depends on `Local`, so the
+    /// fields after it would be found through offsets read from the class's metadata on every use, where
+    /// those before it have offsets fixed when compiled.
+    private let cell: ChildKind<ParentState, Local, State, Action>.Cell
 
     /// The parent, typed: `parentNode`, which `init` sets to it (a second stored reference would cost
     /// every child store 8 bytes).
@@ -37,40 +38,35 @@ final class ChildNode<ParentState: Sendable, Local: Sendable, State: Sendable, A
         reducer: @escaping Reducer<Local, Action>,
         kind: ChildKind<ParentState, Local, State, Action>
     ) {
-        self.local = initialState
+        self.cell = Mutex(ChildCell(local: initialState))
         self.reducer = reducer
         self.kind = kind
         super.init(tree: parent.tree, parent: parent, sharedInbox: parent.sharedInbox)
     }
 
+    /// Runs `body` with the kind, unretained: it is a `let` of this node, alive while the caller holds
+    /// the node, and its closures are `let`s of the kind. Called on the kind as a property, a closure
+    /// was retained and released around every call (about 30 instructions each).
+    // Safety: as above: the node holds the kind for as long as `body` runs.
+    @inline(__always)
+    private func withKind<Result>(_ body: (ChildKind<ParentState, Local, State, Action>) -> Result) -> Result {
+        Unmanaged.passUnretained(kind)._withUnsafeGuaranteedRef { body($0) }
+    }
+
     override func reduceOwn(_ action: Action) -> ActionNode<Action>? {
-        reduce(with: reducer, action)
-        if hasAfterReduceSteps {
-            runAfterReduceSteps()
+        lastChanged = withKind { kind in
+            // Only a node with children has a use for the change check: a leaf's visit is the same
+            // whether its state changed or not, and the check costs a copy and a comparison.
+            let changeCheck = hasChildren ? kind.changeCheck : nil
+            guard hasAfterReduceSteps else {
+                return kind.reduce(cell, action, reducer, changeCheck, nil)
+            }
+            return kind.reduce(cell, action, reducer, changeCheck) { local in
+                // Safety: the address of the local state, locked, for the call only.
+                withUnsafeMutablePointer(to: &local) { self.runAfterReduceSteps(on: $0) }
+            }
         }
         return parent
-    }
-
-    /// Runs `reducer` on the local state, and, when the node has children and `Local` can be compared,
-    /// notes whether the state changed.
-    @inline(__always)
-    private func reduce(with reducer: Reducer<Local, Action>, _ action: Action) {
-        // Only a node with children has a use for the check: a leaf's visit is the same whether its
-        // state changed or not, and the check costs a copy and a comparison.
-        // The check is reached through the optional chain, which borrows it (see `RootNode`).
-        if hasChildren, kind.changeCheck != nil {
-            lastChanged = kind.changeCheck?.reduce(&local, action, reducer) ?? true
-        } else {
-            reducer(&local, action)
-            lastChanged = true
-        }
-    }
-
-    /// Runs the after-reduce steps on the local state. Out of line: few children have steps.
-    @inline(never)
-    private func runAfterReduceSteps() {
-        // Safety: `withUnsafeMutablePointer` gives `local`'s address for the call only.
-        withUnsafeMutablePointer(to: &local) { runAfterReduceSteps(on: $0) }
     }
 
     override func untranslatedParent() -> ActionNode<Action>? {
@@ -93,16 +89,25 @@ final class ChildNode<ParentState: Sendable, Local: Sendable, State: Sendable, A
         return true
     }
 
+    override func notifyObservers() {
+        withCacheAndObserverList { cache, list in
+            // Safety: a node with a cache has a box, and `cache` and `list` are its own (see
+            // `withCacheAndObserverList`).
+            withKind { kind in
+                kind.notify(cell, UnsafePointer(cache!), list)
+            }
+        }
+    }
+
     override func recompute(makingCache: Bool) {
-        var none = NodeObservers<State>()
         // Safety: as in `composeAndNotify()`.
         if hasCache {
-            writeCachedState { cache, _, _ in
-                compose(cache, true, &none, nil)
+            withCacheAndObserverList { cache, _ in
+                compose(cache, true, notifying: false, nil)
             }
         } else if makingCache {
             makeCache { cache in
-                _ = compose(cache, false, &none, nil)
+                _ = compose(cache, false, notifying: false, nil)
             }
         }
     }
@@ -113,8 +118,7 @@ final class ChildNode<ParentState: Sendable, Local: Sendable, State: Sendable, A
         // state is moved out of.
         return withUnsafeTemporaryAllocation(of: State.self, capacity: 1) { buffer in
             let state = buffer.baseAddress!
-            var none = NodeObservers<State>()
-            _ = compose(state, false, &none, nil)
+            _ = compose(state, false, notifying: false, nil)
             return state.move()
         }
     }
@@ -125,33 +129,38 @@ final class ChildNode<ParentState: Sendable, Local: Sendable, State: Sendable, A
     private func composeAndNotify() {
         // Safety: the parent's cache is current (the walk down refreshes a parent before its children,
         // and `refreshAncestors` an ancestor before its descendants) and stays allocated while the
-        // child holds its parent. `local` is passed `inout`: its address, for the call only.
-        writeCachedState { cache, observers, list in
-            compose(cache, true, &observers, list)
+        // child holds its parent.
+        withCacheAndObserverList { cache, list in
+            compose(cache, true, notifying: true, list)
         }
     }
 
-    /// Runs the kind's composition on the parent's cache and `local` (see ``Compose``).
-    ///
-    /// The kind is used unretained: it is a `let` of this node, and its closure a `let` of the kind.
-    /// Called on the kind as a property, the closure's context was retained and released around every
-    /// call.
-    // Safety: `cache` and `list` are this node's box's, which the node holds (see `writeCachedState`);
-    // `parent.cache` exists (made when this child attached or by `refreshAncestors`, see
-    // `composeAndNotify`) and lives as long as the parent, which this node holds.
+    /// Runs the kind's composition on the parent's cache and the cell (``ChildKind/compose``).
+    // Safety: `cache` and `list` are this node's box's, which the node holds (see
+    // `withCacheAndObserverList`); `parent.cache` exists (made when this child attached or by
+    // `refreshAncestors`, see `composeAndNotify`) and lives as long as the parent, which this node holds.
     @inline(__always)
     private func compose(
         _ cache: UnsafeMutablePointer<State>?,
         _ isInitialized: Bool,
-        _ observers: inout NodeObservers<State>,
+        notifying: Bool,
         // Safety: see the note above `compose`.
         _ list: Unmanaged<ObserverStorage<State>>?
     ) -> [Int]? {
-        // Safety: `kind` is a `let` of this node, alive while the caller holds the node; `list` is only
-        // handed on (see above).
-        Unmanaged.passUnretained(kind)._withUnsafeGuaranteedRef { kind in
-            kind.compose(UnsafePointer(parent.cache), &local, cache, isInitialized, &observers, list)
+        // Safety: `list` is only handed on.
+        withKind { kind in
+            kind.compose(UnsafePointer(parent.cache), cell, cache, isInitialized, notifying, list)
         }
+    }
+
+    // MARK: The observer in the cell
+
+    override var keepsObserverInside: Bool {
+        true
+    }
+
+    override func editObserverInside(_ edit: (inout NodeObservers<State>) -> Void) {
+        kind.editObservers(cell, edit)
     }
 
     // MARK: After reduce
@@ -174,7 +183,7 @@ final class ChildNode<ParentState: Sendable, Local: Sendable, State: Sendable, A
             { (local: inout Local) in afterReduce.run(on: &local) },
             flagAt: afterReduce.offset + afterReduce.flag
         )
-        afterReduce.run(on: &local)
+        cell.withLock { afterReduce.run(on: &$0.local) }
         // The step may have changed the local state: what is cached of it here and below follows.
         if hasCache {
             recompute(makingCache: false)
@@ -182,22 +191,3 @@ final class ChildNode<ParentState: Sendable, Local: Sendable, State: Sendable, A
         }
     }
 }
-
-/// Makes a child's state of its parent's state and its local state, writes it into `cache` if there
-/// is one (assigning when `isInitialized`, initialising otherwise), then calls the observers with it,
-/// those of `list` if the node has one, the one in `observers` otherwise, and returns the slots of those
-/// that answered `.dead` (``NodeObservers/notify(_:list:)``). Made where
-/// `with(_:reducer:)` is inlined, so it is compiled for the concrete types: the pair is built, and the
-/// observers' loop runs, without the runtime's type lookups or a copy of the state through it.
-// Safety: the pointers are valid for the call only; `ChildNode.compose` says who owns each.
-@usableFromInline
-typealias Compose<ParentState, Local, State> =
-    @Sendable (
-        _ parent: UnsafePointer<ParentState>,
-        _ local: inout Local,
-        _ cache: UnsafeMutablePointer<State>?,
-        _ isInitialized: Bool,
-        _ observers: inout NodeObservers<State>,
-        // Safety: as the other pointers above.
-        _ list: Unmanaged<ObserverStorage<State>>?
-    ) -> [Int]?

@@ -20,12 +20,6 @@ class StateNode<State: Sendable, Action: Sendable>: ActionNode<Action>, StoreHan
     // node is shared, and when the node is freed, on any thread, with its box, whose `deinit` frees the
     // cache: by then nothing else references the node (the engine's unretained references, in `NodePath`
     // and `currentTarget`, live only while the node is held by whoever handed it to `process`).
-    /// The observers: the first one inside the node; a list, in the box of extras, once a second one
-    /// comes (``NodeObservers``).
-    // Safety: touched only on the queue (`addObserver`, `removeObserver` and the walk down assert or rely on
-    // the drain's check); the walk passes it `inout` to observers, which cannot reach it again synchronously.
-    @exclusivity(unchecked) private final var observers = NodeObservers<State>()
-
     /// Makes the box of this node's types.
     override final func makeExtras() -> TreeNodeExtras {
         NodeExtras<State, Action>()
@@ -137,33 +131,26 @@ class StateNode<State: Sendable, Action: Sendable>: ActionNode<Action>, StoreHan
         extras.cache = memory
     }
 
-    /// On the queue: has `write` compose the state and call the observers with it; `write` gets the
-    /// cache, if the node has one (to assign the state to), the observer inside the node and the list,
-    /// if there is one, which it may call (``NodeObservers/notify(_:list:)``), and returns the slots of
-    /// the observers that answered `.dead`.
+    /// On the queue: runs `body` with the node's cache, if it has one, and its list of observers, if it
+    /// has one, then removes the observers in the slots `body` returns, which answered `.dead`.
     ///
-    /// The observers come `inout`, borrowed in place (see ``notify(_:_:list:)``), and the list unretained: the
-    /// box holds it, and nothing replaces it while observers run (every way back into the tree from
-    /// them goes through the inbox). `write` is made where the state's type is known, so the observers'
-    /// loop is compiled for it there.
-    // Safety: the cache and the list are the box's, which the node holds and never replaces; `write` runs
+    /// The list comes unretained: the box holds it, and nothing replaces it while observers run (every
+    /// way back into the tree from them goes through the inbox).
+    // Safety: the cache and the list are the box's, which the node holds and never replaces; `body` runs
     // within this call, on the queue (asserted below), and observers cannot replace the list synchronously.
     @inline(__always)
-    final func writeCachedState(
-        _ write: (
-            UnsafeMutablePointer<State>?, _ observers: inout NodeObservers<State>,
-            _ list: Unmanaged<ObserverStorage<State>>?
-        ) -> [Int]?
+    final func withCacheAndObserverList(
+        _ body: (UnsafeMutablePointer<State>?, _ list: Unmanaged<ObserverStorage<State>>?) -> [Int]?
     ) {
         tree.assertOnQueue()
         let dead: [Int]?
         if let extras = borrowedStateExtras {
             // Safety: the node holds its box, and `self` is alive for this call (see above).
             dead = extras._withUnsafeGuaranteedRef { extras in
-                write(extras.cache, &observers, .borrowing(&extras.observerList))
+                body(extras.cache, .borrowing(&extras.observerList))
             }
         } else {
-            dead = write(nil, &observers, nil)
+            dead = body(nil, nil)
         }
         if let dead {
             removeDeadObservers(dead)
@@ -210,29 +197,22 @@ class StateNode<State: Sendable, Action: Sendable>: ActionNode<Action>, StoreHan
 
     // MARK: Observers
 
-    override final func notifyObservers() {
+    /// On the queue: calls the observers in the node's list, if it has one, with the cached state. A child
+    /// overrides it: its first observer is in its cell.
+    override func notifyObservers() {
         // Checked first: copying the state out of the cache goes through the runtime here, in generic
         // code, which a node that never had an observer (a root whose stores only dispatch) need not
         // pay. A list whose observers have all gone stays for good: while it is empty, the copy is paid
-        // for nothing, as before this check.
-        guard !Self.isEmpty(&observers, list: borrowedObserverList) else { return }
-        notifyObservers(with: cache.pointee)
-    }
-
-    /// On the queue: calls the observers with `state`, the cached state, handed over by code that has it
-    /// at hand already (a child's composition, compiled for the concrete type), so that it need not be
-    /// copied out of the cache through the runtime first. Inlined, with the observers' loop, into the
-    /// code that has the state (see ``NodeObservers/notify(_:list:)``).
-    @inline(__always)
-    final func notifyObservers(with state: State) {
-        guard let dead = Self.notify(&observers, state, list: borrowedObserverList) else { return }
+        // for nothing.
+        guard let list = borrowedObserverList else { return }
+        guard let dead = ObserverStorage.notify(list, cache.pointee) else { return }
         removeDeadObservers(dead)
     }
 
     /// The node's list of observers, if it has one, unretained (see ``writeCachedState(_:)``).
     // Safety: the box holds the list and the node the box; the list is replaced only by `addObserver` and
     // compaction, on the queue and never while a caller of this uses the result.
-    private final var borrowedObserverList: Unmanaged<ObserverStorage<State>>? {
+    final var borrowedObserverList: Unmanaged<ObserverStorage<State>>? {
         @inline(__always) get {
             guard let extras = borrowedStateExtras else { return nil }
             return extras._withUnsafeGuaranteedRef { .borrowing(&$0.observerList) }
@@ -249,31 +229,26 @@ class StateNode<State: Sendable, Action: Sendable>: ActionNode<Action>, StoreHan
         detachIfUnused()
     }
 
-    /// Whether the node has no observer and no list. The observers come in `inout`, read in place: read
-    /// from the property as a value, they were copied out first (a retain and a release of each part).
-    // Safety: `list` comes from `borrowedObserverList`, live for this call; it is only compared to `nil`.
-    @inline(__always)
-    private static func isEmpty(
-        _ observers: inout NodeObservers<State>,
-        list: Unmanaged<ObserverStorage<State>>?
-    ) -> Bool {
-        list == nil && observers.isEmpty
+    /// Whether the node keeps its first observer inside itself: a child does, in its cell (``ChildCell``),
+    /// where a list would take a heap block of its own (W4 counts the bytes of every child store). The
+    /// root and mapped nodes, few in a tree, keep theirs in a list from the first.
+    var keepsObserverInside: Bool {
+        false
     }
 
-    /// Calls the observers in `observers` or `list` with `state`; returns the slots of those that
-    /// answered `.dead`.
-    ///
-    /// The observers come in `inout`, an exclusive access, so the compiler borrows them in place: read
-    /// from the property as a value, the observer would be retained and released on each walk.
-    // Safety: `list` comes from `borrowedObserverList`, held by the node's box, which observers cannot
-    // replace during the call (every way back into the tree from them goes through the inbox).
+    /// On the queue, for a node that ``keepsObserverInside``: runs `edit` on the observer inside it.
+    func editObserverInside(_ edit: (inout NodeObservers<State>) -> Void) {
+        preconditionFailure("Internal inconsistency: \(type(of: self)) keeps no observer inside")
+    }
+
+    /// ``editObserverInside(_:)``, returning what `edit` returns; `nil` for a node that keeps no observer
+    /// inside.
     @inline(__always)
-    private static func notify(
-        _ observers: inout NodeObservers<State>,
-        _ state: State,
-        list: Unmanaged<ObserverStorage<State>>?
-    ) -> [Int]? {
-        observers.notify(state, list: list)
+    private final func withObserverInside<Result>(_ edit: (inout NodeObservers<State>) -> Result?) -> Result? {
+        guard keepsObserverInside else { return nil }
+        var result: Result?
+        editObserverInside { result = edit(&$0) }
+        return result
     }
 
     final func addObserver(id: UUID, isNew: Bool, observe: @escaping Observer<State>.StateHandler) {
@@ -291,7 +266,7 @@ class StateNode<State: Sendable, Action: Sendable>: ActionNode<Action>, StoreHan
             if let list = listWithRoomForObserver() {
                 slot = list.append(id: id, observe: observe)
             } else {
-                observers.single = Observer(id: id, observe: observe)
+                editObserverInside { $0.single = Observer(id: id, observe: observe) }
                 slot = 0
             }
             listenerAdded()
@@ -314,7 +289,7 @@ class StateNode<State: Sendable, Action: Sendable>: ActionNode<Action>, StoreHan
 
     override final var observerCount: Int {
         // A read that calls nothing: the compiler borrows the box and the list, with no retain.
-        stateExtras?.observerList?.live ?? observers.live
+        stateExtras?.observerList?.live ?? withObserverInside { $0.live } ?? 0
     }
 
     override final func removeObserver(id: UUID) {
@@ -329,7 +304,7 @@ class StateNode<State: Sendable, Action: Sendable>: ActionNode<Action>, StoreHan
 
     private final func slot(of id: UUID) -> Int? {
         guard let list = observerList else {
-            return observers.slot(of: id)
+            return withObserverInside { $0.slot(of: id) }
         }
         // The index exists only beside a list (a node with more observers than a scan finds quickly).
         if let observerIndex {
@@ -343,7 +318,7 @@ class StateNode<State: Sendable, Action: Sendable>: ActionNode<Action>, StoreHan
         if let list = observerList {
             removed = list.remove(at: slot)
         } else {
-            removed = observers.remove(at: slot)
+            removed = withObserverInside { $0.remove(at: slot) }
         }
         guard let id = removed else { return }
         observerIndex?.remove(id, slot: slot)
@@ -369,7 +344,11 @@ class StateNode<State: Sendable, Action: Sendable>: ActionNode<Action>, StoreHan
         let list: ObserverStorage<State>
         if let existing = observerList {
             list = existing
-        } else if let made = observers.movedIntoList() {
+        } else if !keepsObserverInside {
+            let made = ObserverStorage<State>.make(capacity: 1)
+            observerList = made
+            return made
+        } else if let made = withObserverInside({ $0.movedIntoList() }) {
             observerList = made
             list = made
         } else {

@@ -3,7 +3,7 @@ import Testing
 
 @testable import Canopy
 
-/// A node's observers: one inside the node until a second comes, then a list that keeps every slot.
+/// A child's observers: one inside its cell until a second comes, then a list that keeps every slot.
 @Suite struct NodeObserversTests {
     /// An observer that records `name` with each state and answers `status`.
     private func observer(
@@ -37,8 +37,10 @@ import Testing
             return list.append(id: observer.id, observe: observer.observe)
         }
 
+        // As the node does: with a list, the list alone; the observer inside only without one.
         mutating func notify(_ state: Int) -> [Int]? {
-            observers.notify(state, list: list.map { .passUnretained($0) })
+            guard let list else { return observers.notify(state) }
+            return list.notify(state)
         }
 
         // As the node does: with a list, the list alone; the observer inside only without one.
