@@ -68,39 +68,17 @@ class ActionNode<Action: Sendable>: TreeNode, InboxReceiver, @unchecked Sendable
         preconditionFailure("Internal inconsistency: \(type(of: self)) does not run async actions")
     }
 
-    /// The node's ``TreeNode/extras``, typed, if it has them.
-    final var actionExtras: ActionNodeExtras<Action>? {
-        @inline(__always) get {
-            guard let extras else { return nil }
-            // Safety: the only box made is a `NodeExtras<State, Action>` (`StateNode.makeExtras()`), an
-            // `ActionNodeExtras<Action>`.
-            return unsafeDowncast(extras, to: ActionNodeExtras<Action>.self)
-        }
-    }
-
-    /// This node's middleware, once some is attached (``StateNode/use(_:resolvers:)``).
-    final var middleware: NodeMiddleware<Action>? {
-        @inline(__always) get { actionExtras?.middleware }
+    /// This node's middleware, once some is attached (``StateNode/use(_:resolvers:)``); `nil` for a node
+    /// that takes none. ``StateNode`` overrides it.
+    var middleware: NodeMiddleware<Action>? {
+        nil
     }
 
     /// This node's middleware, which the caller knows is attached (``TreeNode/hasMiddleware``),
-    /// unretained: for the engine's middleware stage, on every action. The node holds its box, the box
-    /// the middleware, and only `use(_:resolvers:)` replaces it, in a work item, never while an action is
-    /// in the stage.
-    ///
-    /// Read from the box's `var`, a reference would be retained and released around the chain's call
-    /// (about 50 instructions per action, a third of what the recorder costs the tree): the compiler
-    /// cannot tell that the call leaves the box alone. Moving it out and back instead made the field
-    /// need a runtime exclusivity check.
-    // Safety: unretained, valid while the caller holds the node, for the reasons in the paragraph above.
-    final var attachedMiddleware: Unmanaged<NodeMiddleware<Action>> {
-        @inline(__always) get {
-            assert(hasMiddleware, "Internal inconsistency: \(type(of: self)) has no middleware")
-            // Safety: `hasMiddleware` says the node has a box holding its middleware (`use` sets both).
-            return borrowedExtras!._withUnsafeGuaranteedRef {
-                .passUnretained(unsafeDowncast($0, to: ActionNodeExtras<Action>.self).middleware!)
-            }
-        }
+    /// unretained: for the engine's middleware stage, on every action. ``StateNode`` overrides it.
+    // Safety: the override says how long the reference is valid.
+    var attachedMiddleware: Unmanaged<NodeMiddleware<Action>> {
+        preconditionFailure("Internal inconsistency: \(type(of: self)) has no middleware")
     }
 
     /// Queues `action` for this node, from any thread, with `receiver` as the inbox entry's receiver:

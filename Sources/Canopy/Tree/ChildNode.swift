@@ -16,6 +16,8 @@ import Synchronization
 final class ChildNode<ParentState: Sendable, Local: Sendable, State: Sendable, Action: Sendable>:
     StateNode<State, Action>, @unchecked Sendable
 {
+    /// The parent, which this node keeps.
+    let parent: StateNode<ParentState, Action>
     /// The child's reducer.
     private let reducer: Reducer<Local, Action>
     /// The code that uses `cell`, compiled for the child's types and shared by the children of its types.
@@ -25,19 +27,13 @@ final class ChildNode<ParentState: Sendable, Local: Sendable, State: Sendable, A
     /// those before it have offsets fixed when compiled.
     private let cell: ChildKind<ParentState, Local, State, Action>.Cell
 
-    /// The parent, typed: `parentNode`, which `init` sets to it (a second stored reference would cost
-    /// every child store 8 bytes).
-    var parent: StateNode<ParentState, Action> {
-        // Safety: `init` passes `parent`, a `StateNode<ParentState, Action>`, as `parentNode`, a `let`.
-        unsafeDowncast(parentNode!, to: StateNode<ParentState, Action>.self)
-    }
-
     init(
         parent: StateNode<ParentState, Action>,
         initialState: Local,
         reducer: @escaping Reducer<Local, Action>,
         kind: ChildKind<ParentState, Local, State, Action>
     ) {
+        self.parent = parent
         self.cell = Mutex(ChildCell(local: initialState))
         self.reducer = reducer
         self.kind = kind
@@ -67,6 +63,14 @@ final class ChildNode<ParentState: Sendable, Local: Sendable, State: Sendable, A
             }
         }
         return parent
+    }
+
+    deinit {
+        letGoOfParent(parent)
+    }
+
+    override var parentNode: TreeNode? {
+        parent
     }
 
     override func untranslatedParent() -> ActionNode<Action>? {

@@ -31,6 +31,14 @@ final class MappedNode<ParentState: Sendable, ParentAction: Sendable, State: Sen
         super.init(tree: parent.tree, parent: parent, sharedInbox: parent.sharedInbox as? Inbox<Action>)
     }
 
+    deinit {
+        letGoOfParent(parent)
+    }
+
+    override var parentNode: TreeNode? {
+        parent
+    }
+
     /// The parent when it takes the same actions; `nil` when this view translates them, and the walk
     /// goes on with the translated action in `continueTranslated`.
     override func reduceOwn(_ action: Action) -> ActionNode<Action>? {

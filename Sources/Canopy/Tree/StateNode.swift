@@ -20,34 +20,33 @@ class StateNode<State: Sendable, Action: Sendable>: ActionNode<Action>, StoreHan
     // node is shared, and when the node is freed, on any thread, with its box, whose `deinit` frees the
     // cache: by then nothing else references the node (the engine's unretained references, in `NodePath`
     // and `currentTarget`, live only while the node is held by whoever handed it to `process`).
-    /// Makes the box of this node's types.
-    override final func makeExtras() -> TreeNodeExtras {
-        NodeExtras<State, Action>()
+    /// What only some nodes need of their own types (a cached state, a list of observers, middleware),
+    /// once the node needs one of them: one reference to a box (``NodeExtras``), kept out of every node.
+    // Safety: queue-only; set once, by `madeStateExtras`, and never replaced, so borrowed reads stay valid.
+    private final var stateExtras: NodeExtras<State, Action>?
+
+    /// On the queue: whether the node has made either of its boxes, this one or the engine's (tests look
+    /// at it).
+    final var hasExtras: Bool {
+        stateExtras != nil || extras != nil
     }
 
-    /// The node's ``TreeNode/extras``, typed, if it has them.
-    private final var stateExtras: NodeExtras<State, Action>? {
-        // Not `extras.map { … }`: `Optional.map` runs unspecialised here, and looks up the metadata of
-        // its generic types on every call (subscribing at 10,000 cost twice as much).
-        guard let extras else { return nil }
-        // Safety: only `makeExtras()` makes a box, a `NodeExtras<State, Action>`.
-        return unsafeDowncast(extras, to: NodeExtras<State, Action>.self)
-    }
-
-    /// The node's ``TreeNode/extras``, typed, made now if the node has none yet.
+    /// The node's box, made now if it has none yet.
     private final var madeStateExtras: NodeExtras<State, Action> {
-        // Safety: as in `stateExtras`.
-        unsafeDowncast(madeExtras, to: NodeExtras<State, Action>.self)
+        if let stateExtras {
+            return stateExtras
+        }
+        let made = NodeExtras<State, Action>()
+        stateExtras = made
+        return made
     }
 
-    /// The node's ``TreeNode/extras``, typed and unretained, if it has them: for the paths of every
-    /// action, where a retain and a release of the box would cost more than the read.
+    /// The node's box, if it has one, unretained: for the paths of every action, where a retain and a
+    /// release of the box would cost more than the read. The node holds it, and a box, once made, is
+    /// never replaced (only ``madeStateExtras`` sets it, and only when it is `nil`).
+    // Safety: the reasons are the two lines above; the caller holds the node.
     private final var borrowedStateExtras: Unmanaged<NodeExtras<State, Action>>? {
-        @inline(__always) get {
-            guard let extras = borrowedExtras else { return nil }
-            // Safety: as in `stateExtras`; the node holds the box (see `borrowedExtras`).
-            return Unmanaged.fromOpaque(extras.toOpaque())
-        }
+        @inline(__always) get { .borrowing(&stateExtras) }
     }
 
     /// Where each observer is in the list, once there are more than ``observerIndexThreshold``, so
@@ -56,7 +55,7 @@ class StateNode<State: Sendable, Action: Sendable>: ActionNode<Action>, StoreHan
     private final var observerIndex: ObserverIndex? {
         get { stateExtras?.observerIndex }
         set {
-            if newValue != nil || extras != nil {
+            if newValue != nil || stateExtras != nil {
                 madeStateExtras.observerIndex = newValue
             }
         }
@@ -94,18 +93,15 @@ class StateNode<State: Sendable, Action: Sendable>: ActionNode<Action>, StoreHan
             assert(hasCache, "Internal inconsistency: \(type(of: self)) read a cache it has not made")
             // Safety: as the caller knows, and debug builds check, the node has made its cache, so it
             // has a box.
-            return borrowedStateExtras!._withUnsafeGuaranteedRef { $0.cache! }
+            return stateExtras!.cache!
         }
     }
 
     /// The cached state's memory, if the node has made its cache.
     // Safety: as `cache`: the box owns the memory and lives as long as the node; the box is read unretained
-    // because the node holds it and never replaces it (see `borrowedExtras`).
+    // because the node holds it and never replaces it (see `borrowedStateExtras`).
     private final var cacheIfMade: UnsafeMutablePointer<State>? {
-        @inline(__always) get {
-            guard let extras = borrowedStateExtras else { return nil }
-            return extras._withUnsafeGuaranteedRef { $0.cache }
-        }
+        @inline(__always) get { stateExtras?.cache }
     }
 
     /// Whether the node has made its cache.
@@ -438,6 +434,28 @@ class StateNode<State: Sendable, Action: Sendable>: ActionNode<Action>, StoreHan
     }
 
     // MARK: Middleware
+
+    override final var middleware: NodeMiddleware<Action>? {
+        stateExtras?.middleware
+    }
+
+    /// This node's middleware, which the caller knows is attached (``TreeNode/hasMiddleware``),
+    /// unretained: for the engine's middleware stage, on every action. The node holds its box, the box
+    /// the middleware, and only `use(_:resolvers:)` replaces it, in a work item, never while an action is
+    /// in the stage.
+    ///
+    /// Read from the box's `var`, a reference would be retained and released around the chain's call
+    /// (about 50 instructions per action, a third of what the recorder costs the tree): the compiler
+    /// cannot tell that the call leaves the box alone. Moving it out and back instead made the field
+    /// need a runtime exclusivity check.
+    // Safety: unretained, valid while the caller holds the node, for the reasons in the paragraph above.
+    override final var attachedMiddleware: Unmanaged<NodeMiddleware<Action>> {
+        @inline(__always) get {
+            assert(hasMiddleware, "Internal inconsistency: \(type(of: self)) has no middleware")
+            // Safety: `hasMiddleware` says the node has a box holding its middleware (`use` sets both).
+            return borrowedStateExtras!._withUnsafeGuaranteedRef { .passUnretained($0.middleware!) }
+        }
+    }
 
     /// What `use(_:resolvers:)` attached so far.
     private final var middlewareSetup: MiddlewareSetup<State, Action>? {

@@ -32,12 +32,11 @@ class TreeNode: @unchecked Sendable {
     // cannot reach these fields synchronously: every way back into a store goes through the inbox. The
     // `let`s are set in `init` and never change; the atomics are the only fields used off the queue.
     final let tree: StoreTree
-    final let parentNode: TreeNode?
     // The stored fields are laid out for size (W4 counts the bytes of each child store): the 64-bit
     // fields come first, the 32-bit fields follow one another, and the one-byte fields come last, so
     // that `ActionNode`'s pack beside them.
-    /// What only some nodes need (children, a cached state, a list of observers, middleware), once the
-    /// node needs one of them: one reference to a box (``TreeNodeExtras``), kept out of every node.
+    /// What only some nodes need of the engine's (children, after-reduce steps), once the node needs one
+    /// of them: one reference to a box (``TreeNodeExtras``), kept out of every node.
     // Safety: queue-only; set once, by `madeExtras`, and never replaced, so borrowed reads stay valid.
     final private(set) var extras: TreeNodeExtras?
     /// What keeps this node in the tree (its holders, and actions weak routes accepted for it), and the
@@ -58,10 +57,10 @@ class TreeNode: @unchecked Sendable {
     /// Flags set rarely and read on the engine's paths: one byte (see ``NodeFlags``).
     private final var flags: NodeFlags = []
 
-    /// Creates a root (no parent, always attached) or a node below `parent`, which it keeps.
+    /// Creates a root (no parent, always attached) or a node below `parent`, which it keeps: the subclass
+    /// holds it (``parentNode``), typed, and lets go of it in its `deinit` (``letGoOfParent(_:)``).
     init(tree: StoreTree, parent: TreeNode?) {
         self.tree = tree
-        self.parentNode = parent
         let depth = parent.map { $0.depth + 1 } ?? 0
         let indexInParent = parent?.childrenMade.wrappingAdd(1, ordering: .relaxed).oldValue ?? 0
         precondition(
@@ -74,14 +73,21 @@ class TreeNode: @unchecked Sendable {
         parent?.keep()
     }
 
-    deinit {
-        guard let parentNode else { return }
-        parentNode.letGo()
-        // Releasing the last handle of a deep chain frees each node from its child's deinit, one stack
-        // frame per level. Every so many levels, the parent is let go of on the tree's queue instead,
-        // so a chain of any depth is freed without running out of stack.
+    /// The parent; `nil` at the root. The nodes below the root hold it typed, and override this.
+    var parentNode: TreeNode? {
+        nil
+    }
+
+    /// Called by the `deinit` of a node below the root, with its parent, which the node holds until its
+    /// `deinit` ends: this node no longer keeps its parent in the tree.
+    ///
+    /// Releasing the last handle of a deep chain frees each node from its child's deinit, one stack frame
+    /// per level. Every so many levels, the parent is let go of on the tree's queue instead, so a chain
+    /// of any depth is freed without running out of stack.
+    final func letGoOfParent(_ parent: TreeNode) {
+        parent.letGo()
         if depth.isMultiple(of: Self.releaseHop) {
-            tree.queue.async { withExtendedLifetime(parentNode) {} }
+            tree.queue.async { withExtendedLifetime(parent) {} }
         }
     }
 
@@ -263,26 +269,14 @@ class TreeNode: @unchecked Sendable {
 
     // MARK: The box of extras
 
-    /// On the queue: makes the node's box, of the node's types. ``StateNode`` overrides it.
-    func makeExtras() -> TreeNodeExtras {
-        preconditionFailure("Internal inconsistency: \(type(of: self)) has no box of extras")
-    }
-
     /// On the queue: the node's box, made now if it has none yet.
     final var madeExtras: TreeNodeExtras {
         if let extras {
             return extras
         }
-        let made = makeExtras()
+        let made = TreeNodeExtras()
         extras = made
         return made
-    }
-
-    /// On the queue: the node's box, if it has one, unretained: the node holds it, and a box, once made,
-    /// is never replaced (only ``madeExtras`` sets `extras`, and only when it is `nil`).
-    // Safety: the reasons are the two lines above; the caller holds the node.
-    final var borrowedExtras: Unmanaged<TreeNodeExtras>? {
-        @inline(__always) get { .borrowing(&extras) }
     }
 
     /// On the queue: whether the node has attached children.

@@ -3,7 +3,7 @@ import Testing
 
 @testable import Canopy
 
-/// What a node keeps in its box of extras, made only when it needs one: its children, its cached state,
+/// What a node keeps in its boxes of extras, made only when it needs one: its children, its cached state,
 /// its observers past the first, its middleware. A leaf child with one observer, the usual child store,
 /// has no box.
 ///
@@ -30,7 +30,7 @@ import Testing
                 }
                 continuation.resume(
                     returning: Seen(
-                        hasBox: node.extras != nil,
+                        hasBox: node.hasExtras,
                         childCount: children,
                         hasCache: node.hasCache,
                         observers: node.observerCount
