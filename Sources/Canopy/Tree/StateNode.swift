@@ -41,14 +41,6 @@ class StateNode<State: Sendable, Action: Sendable>: ActionNode<Action>, StoreHan
         return made
     }
 
-    /// The node's box, if it has one, unretained: for the paths of every action, where a retain and a
-    /// release of the box would cost more than the read. The node holds it, and a box, once made, is
-    /// never replaced (only ``madeStateExtras`` sets it, and only when it is `nil`).
-    // Safety: the reasons are the two lines above; the caller holds the node.
-    private final var borrowedStateExtras: Unmanaged<NodeExtras<State, Action>>? {
-        @inline(__always) get { .borrowing(&stateExtras) }
-    }
-
     /// Where each observer is in the list, once there are more than ``observerIndexThreshold``, so
     /// that subscribing and cancelling never scan a long list. Most nodes have one or two observers,
     /// and need none.
@@ -98,8 +90,7 @@ class StateNode<State: Sendable, Action: Sendable>: ActionNode<Action>, StoreHan
     }
 
     /// The cached state's memory, if the node has made its cache.
-    // Safety: as `cache`: the box owns the memory and lives as long as the node; the box is read unretained
-    // because the node holds it and never replaces it (see `borrowedStateExtras`).
+    // Safety: as `cache`: the box owns the memory and lives as long as the node.
     private final var cacheIfMade: UnsafeMutablePointer<State>? {
         @inline(__always) get { stateExtras?.cache }
     }
@@ -139,16 +130,7 @@ class StateNode<State: Sendable, Action: Sendable>: ActionNode<Action>, StoreHan
         _ body: (UnsafeMutablePointer<State>?, _ list: Unmanaged<ObserverStorage<State>>?) -> [Int]?
     ) {
         tree.assertOnQueue()
-        let dead: [Int]?
-        if let extras = borrowedStateExtras {
-            // Safety: the node holds its box, and `self` is alive for this call (see above).
-            dead = extras._withUnsafeGuaranteedRef { extras in
-                body(extras.cache, .borrowing(&extras.observerList))
-            }
-        } else {
-            dead = body(nil, nil)
-        }
-        if let dead {
+        if let dead = body(cacheIfMade, borrowedObserverList) {
             removeDeadObservers(dead)
         }
     }
@@ -205,13 +187,14 @@ class StateNode<State: Sendable, Action: Sendable>: ActionNode<Action>, StoreHan
         removeDeadObservers(dead)
     }
 
-    /// The node's list of observers, if it has one, unretained (see ``writeCachedState(_:)``).
+    /// The node's list of observers, if it has one, unretained (see ``withCacheAndObserverList(_:)``).
     // Safety: the box holds the list and the node the box; the list is replaced only by `addObserver` and
     // compaction, on the queue and never while a caller of this uses the result.
     final var borrowedObserverList: Unmanaged<ObserverStorage<State>>? {
         @inline(__always) get {
-            guard let extras = borrowedStateExtras else { return nil }
-            return extras._withUnsafeGuaranteedRef { .borrowing(&$0.observerList) }
+            // A read that calls nothing: the compiler borrows the box and the list, with no retain.
+            guard let list = stateExtras?.observerList else { return nil }
+            return .passUnretained(list)
         }
     }
 
@@ -453,7 +436,7 @@ class StateNode<State: Sendable, Action: Sendable>: ActionNode<Action>, StoreHan
         @inline(__always) get {
             assert(hasMiddleware, "Internal inconsistency: \(type(of: self)) has no middleware")
             // Safety: `hasMiddleware` says the node has a box holding its middleware (`use` sets both).
-            return borrowedStateExtras!._withUnsafeGuaranteedRef { .passUnretained($0.middleware!) }
+            return .passUnretained(stateExtras!.middleware!)
         }
     }
 
