@@ -22,8 +22,9 @@ public struct Equating<T>: Sendable {
     ///
     /// Made where the equating is made, by an inlinable factory, so the check is compiled for the
     /// state's and the projection's types there: a duplicate costs a call of the check, one of the
-    /// projection and a comparison, with no lock, no atomic and no allocation; a state that passes, the
-    /// gate's two atomic exchanges around the handler's call.
+    /// projection and a comparison with the last projection, kept in atomics for an `Int` or a `Bool`
+    /// and under an uncontended lock otherwise, with no allocation; a state that passes, the gate's two
+    /// atomic exchanges around the handler's call.
     @usableFromInline
     let makeCheck:
         (@Sendable (_ gate: CallGate, _ handler: @escaping @Sendable (T) -> Void) -> @Sendable (T) -> ObserverStatus)?
