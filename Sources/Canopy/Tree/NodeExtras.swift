@@ -27,8 +27,8 @@ final class TreeNodeExtras {
 }
 
 /// What only some nodes need of their own types, kept out of every node: their cached state, their
-/// list of observers and its index, and their middleware, in a box made the first time a node needs
-/// one of them (``StateNode``). The usual child, a leaf with one observer, has none of them: it pays one
+/// list of observers and its index, and what `use(_:resolvers:)` attached, in a box made the first time
+/// a node needs one of them (``StateNode``). The usual child, a leaf with one observer, has none of them: it pays one
 /// `nil` reference.
 final class NodeExtras<State: Sendable, Action: Sendable> {
     // Not `Sendable`, for the reasons of ``TreeNodeExtras`` (a root also makes its box in its `init`,
@@ -51,10 +51,6 @@ final class NodeExtras<State: Sendable, Action: Sendable> {
 
     /// What `use(_:resolvers:)` attached so far.
     var middlewareSetup: MiddlewareSetup<State, Action>?
-
-    /// The node's middleware, once some is attached.
-    // Safety: queue-only, as `children`; replaced only by `use`, in a work item, never during an action.
-    var middleware: NodeMiddleware<Action>?
 
     deinit {
         if let cache {

@@ -20,7 +20,8 @@ class StateNode<State: Sendable, Action: Sendable>: ActionNode<Action>, StoreHan
     // node is shared, and when the node is freed, on any thread, with its box, whose `deinit` frees the
     // cache: by then nothing else references the node (the engine's unretained references, in `NodePath`
     // and `currentTarget`, live only while the node is held by whoever handed it to `process`).
-    /// What only some nodes need of their own types (a cached state, a list of observers, middleware),
+    /// What only some nodes need of their own types (a cached state, a list of observers, what
+    /// `use(_:resolvers:)` attached),
     /// once the node needs one of them: one reference to a box (``NodeExtras``), kept out of every node.
     // Safety: queue-only; set once, by `madeStateExtras`, and never replaced, so borrowed reads stay valid.
     private final var stateExtras: NodeExtras<State, Action>?
@@ -418,28 +419,6 @@ class StateNode<State: Sendable, Action: Sendable>: ActionNode<Action>, StoreHan
 
     // MARK: Middleware
 
-    override final var middleware: NodeMiddleware<Action>? {
-        stateExtras?.middleware
-    }
-
-    /// This node's middleware, which the caller knows is attached (``TreeNode/hasMiddleware``),
-    /// unretained: for the engine's middleware stage, on every action. The node holds its box, the box
-    /// the middleware, and only `use(_:resolvers:)` replaces it, in a work item, never while an action is
-    /// in the stage.
-    ///
-    /// Read from the box's `var`, a reference would be retained and released around the chain's call
-    /// (about 50 instructions per action, a third of what the recorder costs the tree): the compiler
-    /// cannot tell that the call leaves the box alone. Moving it out and back instead made the field
-    /// need a runtime exclusivity check.
-    // Safety: unretained, valid while the caller holds the node, for the reasons in the paragraph above.
-    override final var attachedMiddleware: Unmanaged<NodeMiddleware<Action>> {
-        @inline(__always) get {
-            assert(hasMiddleware, "Internal inconsistency: \(type(of: self)) has no middleware")
-            // Safety: `hasMiddleware` says the node has a box holding its middleware (`use` sets both).
-            return .passUnretained(stateExtras!.middleware!)
-        }
-    }
-
     /// What `use(_:resolvers:)` attached so far.
     private final var middlewareSetup: MiddlewareSetup<State, Action>? {
         get { stateExtras?.middlewareSetup }
@@ -489,7 +468,7 @@ class StateNode<State: Sendable, Action: Sendable>: ActionNode<Action>, StoreHan
             environment: environment,
             currentState: { [unowned self] in self.state }
         )
-        madeStateExtras.middleware = chain.nodeMiddleware()
+        middleware = chain.nodeMiddleware()
         noteMiddleware()
         tree.middlewareAttached(onlyObserves: chain.onlyObserves)
     }
