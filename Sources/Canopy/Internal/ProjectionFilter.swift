@@ -8,8 +8,9 @@
 /// through the predicate reads it twice. The equating makes it where it is made
 /// (``Equating/makeCheck``), so ``check(_:)`` is compiled for the state's and the projection's types
 /// there, and the node's observer closure, whose one capture and so whose context is this object,
-/// calls it directly. It remembers the last projection in a `Last`, a `Mutex` of it, which its metadata
-/// then carries for its `init` and `deinit` (``LastProjectionCell``).
+/// calls it directly. It remembers the last projection in a `Last` cell: atomics for an `Int` or a
+/// `Bool`, a `Mutex` otherwise, whose type its metadata then carries for its `init` and `deinit`
+/// (``LastProjectionCell``).
 ///
 /// It holds the handler and the token's gate itself: a state that passes goes from the check through
 /// the gate to the handler, both `let`s of the observer's context, which the node's slot keeps alive

@@ -117,34 +117,25 @@ extension ChildKind where State == (ParentState, Local) {
                 compose: { parent, cell, cache, isInitialized, notifying, list in
                     // Safety: the child passes its parent's current state, its cache and its list of
                     // observers, all valid for the call (`ChildNode.compose`).
-                    if notifying, let list {
-                        // The observers are in the list, outside the cell: the state is made under the
-                        // lock, and they are called after it.
-                        let state = cell.withLock { cell in
-                            let state = (parent.pointee, cell.local)
-                            if let cache {
-                                if isInitialized {
-                                    cache.pointee = state
-                                } else {
-                                    cache.initialize(to: state)
-                                }
+                    // A list of observers is in the node's box, not in the cell: it is called after the
+                    // lock, which keeps the lock's code small enough to be compiled into its caller.
+                    if let cache {
+                        let dead = cell.withLock { cell in
+                            if isInitialized {
+                                cache.pointee = (parent.pointee, cell.local)
+                            } else {
+                                cache.initialize(to: (parent.pointee, cell.local))
                             }
-                            return state
+                            return notifying && list == nil ? cell.observers.notify(cache.pointee) : nil
                         }
-                        return ObserverStorage.notify(list, state)
+                        guard notifying, let list else { return dead }
+                        return ObserverStorage.notify(list, cache.pointee)
                     }
-                    return cell.withLock { cell in
-                        guard let cache else {
-                            // A child without a cache (a leaf): its observer gets the pair as it is made.
-                            return cell.observers.notify((parent.pointee, cell.local))
-                        }
-                        if isInitialized {
-                            cache.pointee = (parent.pointee, cell.local)
-                        } else {
-                            cache.initialize(to: (parent.pointee, cell.local))
-                        }
-                        return notifying ? cell.observers.notify(cache.pointee) : nil
+                    // A child without a cache (a leaf): its observers get the pair as it is made.
+                    if let list {
+                        return ObserverStorage.notify(list, cell.withLock { (parent.pointee, $0.local) })
                     }
+                    return cell.withLock { cell in cell.observers.notify((parent.pointee, cell.local)) }
                 },
                 notify: { cell, cache, list in
                     // Safety: as in `compose`.

@@ -12,7 +12,8 @@ import Synchronization
 ///
 /// A child makes its cache only when a node below it reads it (a child of its own attaches, or a store
 /// below reads its state): a leaf, the usual child, has none, and its ``state`` is composed when read.
-// Safety: Sendable by hand: its `var`s are queue-confined, as `StateNode`'s (see the note below).
+// Safety: Sendable by hand: its own fields are `let`s (the local state is in a `Mutex`); what it inherits
+// is confined as `TreeNode` says.
 final class ChildNode<ParentState: Sendable, Local: Sendable, State: Sendable, Action: Sendable>:
     StateNode<State, Action>, @unchecked Sendable
 {
@@ -93,9 +94,11 @@ final class ChildNode<ParentState: Sendable, Local: Sendable, State: Sendable, A
         return true
     }
 
+    /// Calls the observers with the cached state: `visit` calls it only for a node that has its cache.
     override func notifyObservers() {
+        assert(hasCache, "Internal inconsistency: \(type(of: self)) notified from a cache it has not made")
         withCacheAndObserverList { cache, list in
-            // Safety: a node with a cache has a box, and `cache` and `list` are its own (see
+            // Safety: the node has its cache (above), and `cache` and `list` are its box's (see
             // `withCacheAndObserverList`).
             withKind { kind in
                 kind.notify(cell, UnsafePointer(cache!), list)
@@ -151,7 +154,7 @@ final class ChildNode<ParentState: Sendable, Local: Sendable, State: Sendable, A
         // Safety: see the note above `compose`.
         _ list: Unmanaged<ObserverStorage<State>>?
     ) -> [Int]? {
-        // Safety: `list` is only handed on.
+        // Safety: `parent.cache` is current and outlives the call (the note above); `list` is only handed on.
         withKind { kind in
             kind.compose(UnsafePointer(parent.cache), cell, cache, isInitialized, notifying, list)
         }

@@ -180,9 +180,8 @@ class StateNode<State: Sendable, Action: Sendable>: ActionNode<Action>, StoreHan
     /// overrides it: its first observer is in its cell.
     override func notifyObservers() {
         // Checked first: copying the state out of the cache goes through the runtime here, in generic
-        // code, which a node that never had an observer (a root whose stores only dispatch) need not
-        // pay. A list whose observers have all gone stays for good: while it is empty, the copy is paid
-        // for nothing.
+        // code, which a node that has no observer (a root whose stores only dispatch) need not pay. A
+        // list whose observers have all gone stays, and copies nothing while it is empty.
         guard let list = borrowedObserverList else { return }
         guard let dead = ObserverStorage.notify(list, cache.pointee) else { return }
         removeDeadObservers(dead)
@@ -315,10 +314,11 @@ class StateNode<State: Sendable, Action: Sendable>: ActionNode<Action>, StoreHan
         rebuildObserverIndex()
     }
 
-    /// Makes room for one more observer: in the list, grown if full, or, for a node that has had no
-    /// more than one, inside the node. The second observer makes the list, with the first in slot 0.
+    /// Makes room for one more observer: in the list, grown if full, or, for a child that has had no more
+    /// than one, in its cell (the root and mapped nodes always use the list). A child's second observer
+    /// makes its list, with the first in slot 0.
     ///
-    /// - Returns: The list to append to, or `nil` when the observer goes inside the node.
+    /// - Returns: The list to append to, or `nil` when the observer goes in the child's cell.
     private final func listWithRoomForObserver() -> ObserverStorage<State>? {
         // Most nodes have one observer, which the node holds; the list grows when it must.
         let list: ObserverStorage<State>

@@ -26,11 +26,12 @@ class TreeNode: @unchecked Sendable {
     // Safety: the `var`s below are touched only on the tree's serial queue: by the engine's drain, by
     // work items it runs, and by the subclasses' queue-only members, which the engine and the work items
     // call. The queue serialises every access; debug builds check each one (`tree.assertOnQueue()`), and
-    // the drain checks it once per turn in every build. No access spans a call out to user code: the
-    // engine holds accesses across calls to user code (a child's reducer mutates its `local` in place;
-    // observers run while the node's lists are borrowed), which is sound because user code on the queue
-    // cannot reach these fields synchronously: every way back into a store goes through the inbox. The
-    // `let`s are set in `init` and never change; the atomics are the only fields used off the queue.
+    // the drain checks it once per turn in every build. What user code uses in place, across its calls,
+    // is not among them: a child's local state and first observer are under a lock (`ChildCell`), and the
+    // lists of observers are borrowed from the node's box while observers run, which is sound because user
+    // code on the queue cannot reach them synchronously: every way back into a store goes through the
+    // inbox. The `let`s are set in `init` and never change; the atomics are the only fields used off the
+    // queue.
     final let tree: StoreTree
     // The stored fields are laid out for size (W4 counts the bytes of each child store): the 64-bit
     // fields come first, the 32-bit fields follow one another, and the one-byte fields come last, so
@@ -73,6 +74,16 @@ class TreeNode: @unchecked Sendable {
         parent?.keep()
     }
 
+    #if DEBUG
+    deinit {
+        // `init` keeps the parent in the tree; the subclass that holds it must let go of it.
+        assert(
+            depth == 0 || flags.contains(.letGoOfParent),
+            "Internal inconsistency: \(type(of: self)) did not let go of its parent in its deinit"
+        )
+    }
+    #endif
+
     /// The parent; `nil` at the root. The nodes below the root hold it typed, and override this.
     var parentNode: TreeNode? {
         nil
@@ -85,6 +96,9 @@ class TreeNode: @unchecked Sendable {
     /// per level. Every so many levels, the parent is let go of on the tree's queue instead, so a chain
     /// of any depth is freed without running out of stack.
     final func letGoOfParent(_ parent: TreeNode) {
+        #if DEBUG
+        flags.insert(.letGoOfParent)
+        #endif
         parent.letGo()
         if depth.isMultiple(of: Self.releaseHop) {
             tree.queue.async { withExtendedLifetime(parent) {} }
@@ -204,7 +218,7 @@ class TreeNode: @unchecked Sendable {
     }
 
     /// On the queue: the number of observers of this node. A node with state overrides it; it keeps no
-    /// count of its own (the observer inside the node, or the list in its box, know it), which would cost
+    /// count of its own (the observer in a child's cell, or the list in its box, know it), which would cost
     /// every node 4 bytes.
     var observerCount: Int { 0 }
 
@@ -479,4 +493,6 @@ private struct NodeFlags: OptionSet {
     static let hasMiddleware = NodeFlags(rawValue: 1 << 1)
     /// After-reduce steps were added to the node (``TreeNode/addAfterReduceStep(_:)``).
     static let hasAfterReduceSteps = NodeFlags(rawValue: 1 << 2)
+    /// Debug builds: the node's `deinit` let go of its parent (``TreeNode/letGoOfParent(_:)``).
+    static let letGoOfParent = NodeFlags(rawValue: 1 << 3)
 }

@@ -4,8 +4,8 @@ import Testing
 @testable import Canopy
 
 /// What a node keeps in its boxes of extras, made only when it needs one: its children, its cached state,
-/// its observers past the first, its middleware. A leaf child with one observer, the usual child store,
-/// has no box.
+/// its observers past the first, what `use(_:resolvers:)` attached. A leaf child with one observer, the
+/// usual child store, has no box.
 ///
 /// A child store whose last handle goes leaves the tree and sees no more states, and Swift may release a
 /// local right after its last use, so a test that waits for what a child sees holds it until then.
