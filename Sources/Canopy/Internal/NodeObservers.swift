@@ -28,7 +28,6 @@ struct NodeObservers<State>: Sendable {
     init() {}
 
     /// Whether the node has no observer inside it.
-    @inlinable
     @inline(__always)
     var isEmpty: Bool {
         // The observer's id, read in place: `single == nil` copied the observer out first (a retain and
@@ -42,14 +41,15 @@ struct NodeObservers<State>: Sendable {
         single == nil ? 0 : 1
     }
 
-    /// Calls the observer inside, if there is one, with `state`; returns `[0]`, its slot, when it answered
-    /// `.dead`, `nil` otherwise. A node with a list calls the list instead (``ObserverStorage/notify(_:)``).
+    /// Calls the observer inside, if there is one, with `state`, which is evaluated only then (a cell with
+    /// no observer makes or copies no state); returns `[0]`, its slot, when it answered `.dead`, `nil`
+    /// otherwise. A node with a list calls the list instead (``ObserverStorage/notify(_:)``).
     ///
     /// Inlined where it is called: into a child's code compiled for its types (``ChildKind``).
     @inlinable
     @inline(__always)
-    mutating func notify(_ state: State) -> [Int]? {
-        guard let status = ObserverStorage.call(&single, with: state), status == .dead else { return nil }
+    mutating func notify(_ state: @autoclosure () -> State) -> [Int]? {
+        guard let status = ObserverStorage.call(&single, with: state()), status == .dead else { return nil }
         return [0]
     }
 

@@ -223,15 +223,15 @@ final class ObserverStorage<State>: ManagedBuffer<ObserverStorageHeader, Observe
         }
     }
 
-    /// Calls `observer` with `state`, if the slot holds one.
+    /// Calls `observer` with `state`, if the slot holds one; `state` is evaluated only then.
     ///
     /// The slot comes in `inout`: an exclusive access, which the callee cannot touch, so the compiler
     /// borrows the closure in place. Read as a value, it would be copied out first, a retain and a
     /// release of the observer's context on every call (about 40 instructions).
     @inlinable
     @inline(__always)
-    static func call(_ observer: inout Observer<State>?, with state: State) -> ObserverStatus? {
-        observer?.observe(state)
+    static func call(_ observer: inout Observer<State>?, with state: @autoclosure () -> State) -> ObserverStatus? {
+        observer?.observe(state())
     }
 }
 

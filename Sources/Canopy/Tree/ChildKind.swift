@@ -142,11 +142,7 @@ extension ChildKind where State == (ParentState, Local) {
                     if let list {
                         return ObserverStorage.notify(list, cache.pointee)
                     }
-                    return cell.withLock { cell in
-                        // Checked first: a node with no observer copies no state.
-                        guard !cell.observers.isEmpty else { return nil }
-                        return cell.observers.notify(cache.pointee)
-                    }
+                    return cell.withLock { $0.observers.notify(cache.pointee) }
                 },
                 editObservers: { cell, edit in
                     cell.withLock { edit(&$0.observers) }

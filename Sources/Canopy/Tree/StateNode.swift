@@ -21,8 +21,8 @@ class StateNode<State: Sendable, Action: Sendable>: ActionNode<Action>, StoreHan
     // cache: by then nothing else references the node (the engine's unretained references, in `NodePath`
     // and `currentTarget`, live only while the node is held by whoever handed it to `process`).
     /// What only some nodes need of their own types (a cached state, a list of observers, what
-    /// `use(_:resolvers:)` attached),
-    /// once the node needs one of them: one reference to a box (``NodeExtras``), kept out of every node.
+    /// `use(_:resolvers:)` attached), once the node needs one of them: one reference to a box
+    /// (``NodeExtras``), kept out of every node.
     // Safety: queue-only; set once, by `madeStateExtras`, and never replaced, so borrowed reads stay valid.
     private final var stateExtras: NodeExtras<State, Action>?
 
