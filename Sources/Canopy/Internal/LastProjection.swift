@@ -1,10 +1,10 @@
 public import Synchronization
 
 /// Where a ``ProjectionFilter`` keeps the last projection it let through, so that every access is
-/// exclusive by construction, without the runtime's exclusivity check (about 90 instructions): atomics
-/// for an `Int` or a `Bool` (``AtomicLastProjection``), a `Mutex` of it for any other
-/// projection (`Mutex<RememberedProjection<Value>>`; the lock costs about 22 instructions, and is never
-/// contended: only the subscribing tree's queue takes it).
+/// exclusive by construction, without the runtime's exclusivity check (about 90 instructions): a
+/// `Mutex` of it (`Mutex<RememberedProjection<Value>>`; the lock costs about 22 instructions, and is
+/// never contended: only the subscribing tree's queue takes it). A projection to an `Int` or a `Bool`
+/// has a filter of its own, with atomics (``AtomicProjectionFilter``).
 ///
 /// The filter takes the cell itself as its generic parameter
 /// (`ProjectionFilter<State, Mutex<RememberedProjection<Value>>>`),
@@ -44,54 +44,6 @@ extension Mutex: LastProjectionCell where Value: LastProjection {
             last = Value(projection)
             return false
         }
-    }
-}
-
-/// The last projection a ``ProjectionFilter`` let through, when it is an `Int` or a `Bool` (``fits``),
-/// in two atomics: the value, and whether there is one yet. Only the subscribing tree's queue uses it,
-/// one state at a time, and the queue orders its uses, so relaxed loads and stores suffice: each is a
-/// plain move, where a lock costs about 20 instructions.
-///
-/// Generic over the projection, not made for `Int`, so that the filter's projection needs no cast: the
-/// casts below are to the type it is, and compiled for that type (where the equating is made), they
-/// cost nothing.
-@usableFromInline
-struct AtomicLastProjection<Projection: Equatable & Sendable>: LastProjectionCell, ~Copyable {
-    @usableFromInline
-    let last = Atomic<Int>(0)
-    @usableFromInline
-    let isSet = Atomic<Bool>(false)
-
-    /// Whether the cell can hold a `Projection`: an `Int` or a `Bool`.
-    @inlinable
-    static var fits: Bool {
-        Projection.self == Int.self || Projection.self == Bool.self
-    }
-
-    @inlinable
-    init() {}
-
-    @inlinable
-    func repeats(_ projection: Projection) -> Bool {
-        let value = Self.value(of: projection)
-        if isSet.load(ordering: .relaxed), last.load(ordering: .relaxed) == value {
-            return true
-        }
-        last.store(value, ordering: .relaxed)
-        isSet.store(true, ordering: .relaxed)
-        return false
-    }
-
-    /// `projection` as the cell keeps it.
-    @inlinable
-    static func value(of projection: Projection) -> Int {
-        if let value = projection as? Int {
-            return value
-        }
-        if let value = projection as? Bool {
-            return value ? 1 : 0
-        }
-        preconditionFailure("Internal inconsistency: a \(Projection.self) in an atomic projection cell")
     }
 }
 

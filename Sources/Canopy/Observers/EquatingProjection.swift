@@ -26,29 +26,25 @@ final class EquatingProjection<State, Value: Equatable & Sendable>: Sendable {
     /// (``Equating/makeCheck``).
     ///
     /// A projection to `Int` or `Bool`, the commonest, is remembered in atomics
-    /// (``AtomicLastProjection``), which cost a load or two where a lock costs about 20 instructions;
-    /// any other, under a lock.
+    /// (``AtomicProjectionFilter``), which cost a load or two where a lock costs about 20 instructions;
+    /// any other, under a lock (``ProjectionFilter``).
+    ///
+    /// Each observer's closure has one capture, the filter, which is then the closure's context, so
+    /// nothing more is allocated for it, and each call reads one pointer.
     @inlinable
     func makeCheck(
         gate: CallGate,
         handler: @escaping @Sendable (State) -> Void
     ) -> @Sendable (State) -> ObserverStatus {
-        if AtomicLastProjection<Value>.fits {
-            return Self.check(
-                ProjectionFilter<State, AtomicLastProjection<Value>>(project: project, gate: gate, handler: handler)
-            )
+        if AtomicProjectionFilter<State, Value>.fits {
+            let filter = AtomicProjectionFilter(project: project, gate: gate, handler: handler)
+            return { filter.check($0) }
         }
-        return Self.check(
-            ProjectionFilter<State, Mutex<RememberedProjection<Value>>>(project: project, gate: gate, handler: handler)
+        let filter = ProjectionFilter<State, Mutex<RememberedProjection<Value>>>(
+            project: project,
+            gate: gate,
+            handler: handler
         )
-    }
-
-    /// The observer's closure for `filter`: one capture, the filter, which is then the closure's context,
-    /// so nothing more is allocated for it, and each call reads one pointer.
-    @inlinable
-    static func check<Last: LastProjectionCell & ~Copyable>(
-        _ filter: ProjectionFilter<State, Last>
-    ) -> @Sendable (State) -> ObserverStatus {
-        { filter.check($0) }
+        return { filter.check($0) }
     }
 }

@@ -1,3 +1,4 @@
+import Foundation
 import Synchronization
 import Testing
 
@@ -15,24 +16,41 @@ import Testing
     }
 
     @Test func intAndBoolProjectionsAreKeptInAtomicsAndOthersUnderALock() {
-        #expect(AtomicLastProjection<Int>.fits)
-        #expect(AtomicLastProjection<Bool>.fits)
-        #expect(!AtomicLastProjection<String>.fits)
-        #expect(!AtomicLastProjection<Int?>.fits)
+        #expect(AtomicProjectionFilter<Sample, Int>.fits)
+        #expect(AtomicProjectionFilter<Sample, Bool>.fits)
+        #expect(!AtomicProjectionFilter<Sample, String>.fits)
+        #expect(!AtomicProjectionFilter<Sample, Int?>.fits)
     }
 
-    @Test func anAtomicCellLetsTheFirstAndEveryChangeThrough() {
-        let numbers = AtomicLastProjection<Int>()
-        #expect(numbers.repeats(0) == false)
-        #expect(numbers.repeats(0) == true)
-        #expect(numbers.repeats(-1) == false)
-        #expect(numbers.repeats(0) == false)
-        let flags = AtomicLastProjection<Bool>()
+    @Test func anAtomicFilterLetsTheFirstAndEveryChangeThrough() {
+        let numbers = StateRecorder<Int>()
+        let numberFilter = AtomicProjectionFilter<Sample, Int>(project: \.number, gate: Self.openGate()) {
+            numbers.record($0.number)
+        }
+        for number in [0, 0, -1, 0, 0] {
+            #expect(numberFilter.check(Sample(number: number)) == .active)
+        }
+        #expect(numbers.values == [0, -1, 0])
+        let flags = StateRecorder<Bool>()
+        let flagFilter = AtomicProjectionFilter<Sample, Bool>(project: \.flag, gate: Self.openGate()) {
+            flags.record($0.flag)
+        }
         // `false` is remembered as a value, not taken for "nothing yet".
-        #expect(flags.repeats(false) == false)
-        #expect(flags.repeats(false) == true)
-        #expect(flags.repeats(true) == false)
-        #expect(flags.repeats(true) == true)
+        for flag in [false, false, true, true] {
+            #expect(flagFilter.check(Sample(flag: flag)) == .active)
+        }
+        #expect(flags.values == [false, true])
+    }
+
+    @Test func anAtomicFilterAnswersDeadForAStateThatPassesOnceItsGateIsClosed() {
+        let numbers = StateRecorder<Int>()
+        let gate = Self.openGate()
+        let filter = AtomicProjectionFilter<Sample, Int>(project: \.number, gate: gate) { numbers.record($0.number) }
+        #expect(filter.check(Sample(number: 1)) == .active)
+        gate.cancel()
+        #expect(filter.check(Sample(number: 1)) == .active)  // a duplicate is dropped before the gate
+        #expect(filter.check(Sample(number: 2)) == .dead)
+        #expect(numbers.values == [1])
     }
 
     @Test func aLockedCellLetsTheFirstAndEveryChangeThrough() {
@@ -76,6 +94,11 @@ import Testing
         }
         #expect(await numbers.waitFor(count: 3) == [0, 2, 3])
         withExtendedLifetime(subscription) {}
+    }
+
+    /// A gate with no node behind it, as a filter's tests need.
+    private static func openGate() -> CallGate {
+        CallGate(id: UUID(), host: nil, callingThread: CallingThread())
     }
 
     @inline(never)
