@@ -58,7 +58,7 @@ final class ProjectionFilter<State, Last: LastProjectionCell & ~Copyable>: Senda
         if last.repeats(project(state)) {
             return .active
         }
-        return gate.pass(state, to: handler)
+        return gate.withCall { handler(state) } ? .active : .dead
     }
 }
 
@@ -120,7 +120,7 @@ final class AtomicProjectionFilter<State, Projection: Equatable & Sendable>: Sen
         }
         last.store(value, ordering: .relaxed)
         isSet.store(true, ordering: .relaxed)
-        return gate.pass(state, to: handler)
+        return gate.withCall { handler(state) } ? .active : .dead
     }
 
     /// `projection` as the filter keeps it. The casts are to the type it is: compiled for that type,

@@ -74,14 +74,6 @@ final class CallGate: Sendable {
         return true
     }
 
-    /// Calls `handler` with `state` through the gate: the answer of an observer whose handler this is,
-    /// `.dead` once the gate is closed (the call did not happen), `.active` otherwise.
-    @inlinable
-    @inline(__always)
-    func pass<State>(_ state: State, to handler: (State) -> Void) -> ObserverStatus {
-        withCall { handler(state) } ? .active : .dead
-    }
-
     /// Closes the gate: returns once no call is in progress (other than the caller's own, when called
     /// from inside the handler), and no call starts afterwards. Closing again does nothing more.
     ///

@@ -39,7 +39,7 @@ extension StoreHandle {
             // Not `equating.map`: its generic result would wrap the check in two reabstraction thunks,
             // called for every state.
             let deliver: @Sendable (State) -> ObserverStatus = { state in
-                gate.pass(state, to: handler)
+                gate.withCall { handler(state) } ? .active : .dead
             }
             if let equating {
                 observe = equating.predicateCheck(passed: deliver)
