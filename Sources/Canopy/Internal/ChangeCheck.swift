@@ -7,13 +7,17 @@
 /// none of the value witness calls that code generic over the state pays (about 90 instructions per
 /// action). One check is shared by every node of the same types.
 @usableFromInline
-final class ChangeCheck<Value, Action>: Sendable {
+// Safety: Sendable by hand: its one field is a `let` closure that captures nothing mutable (note below).
+final class ChangeCheck<Value, Action>: @unchecked Sendable {
+    // Safety: `reduce` never changes, and the closure captures nothing but, in generic code, the
+    // metatype of the state's type (for its `==`), which is immutable.
+
     /// Runs `reducer` on `value` with `action`; returns whether `value` changed.
     @usableFromInline
-    let reduce: @Sendable (_ value: inout Value, _ action: Action, _ reducer: Reducer<Value, Action>) -> Bool
+    let reduce: (_ value: inout Value, _ action: Action, _ reducer: Reducer<Value, Action>) -> Bool
 
     @usableFromInline
-    init(reduce: @escaping @Sendable (inout Value, Action, Reducer<Value, Action>) -> Bool) {
+    init(reduce: @escaping (inout Value, Action, Reducer<Value, Action>) -> Bool) {
         self.reduce = reduce
     }
 
@@ -29,7 +33,7 @@ final class ChangeCheck<Value, Action>: Sendable {
     @inlinable
     static func make() -> ChangeCheck? {
         // Safety: `_isPOD` only asks the runtime whether `Value` is plain data (no references to share).
-        guard _isPOD(Value.self), let equatable = Value.self as? any (Equatable & Sendable).Type else {
+        guard _isPOD(Value.self), let equatable = Value.self as? any Equatable.Type else {
             return nil
         }
         return make(opening: equatable)
@@ -39,7 +43,7 @@ final class ChangeCheck<Value, Action>: Sendable {
     /// always succeeds. Where `Value` is known, the compiler resolves the opening and the cast, and
     /// compiles the closure for the type.
     @inlinable
-    static func make<Compared: Equatable & Sendable>(opening _: Compared.Type) -> ChangeCheck? {
+    static func make<Compared: Equatable>(opening _: Compared.Type) -> ChangeCheck? {
         let check = ChangeCheck<Compared, Action> { value, action, reducer in
             let before = value
             reducer(&value, action)
