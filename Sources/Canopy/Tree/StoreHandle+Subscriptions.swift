@@ -53,15 +53,24 @@ extension StoreHandle {
         return Subscription(gate: gate)
     }
 
-    /// Reduces `action` and returns the state right after it, or `nil` when the tree is gone.
+    /// Reduces `action` and returns the state right after it, or `nil` when the store is gone.
+    ///
+    /// The action goes in as `dispatch(_:entry:completion:)` sends one: a handle that accepts it (its
+    /// store is alive now) keeps the store in the tree until the action is reduced, even a weak handle
+    /// whose store's last handle goes meanwhile (SPEC 2.1).
     func send(_ action: Action) async -> State? {
         await withCheckedContinuation { continuation in
-            let accepted = enqueue {
-                self.receive(action)
-                continuation.resume(returning: self.stateIfAlive)
-            }
-            if !accepted {
-                continuation.resume(returning: nil)
+            dispatch(action, entry: EntryContext()) { outcome in
+                switch outcome {
+                case .reduced(let state):
+                    continuation.resume(returning: state)
+                case .failed(let error) where error is StoreReleasedError:
+                    // Possibly on the caller's thread: the store was gone before the action was accepted.
+                    continuation.resume(returning: nil)
+                case .blocked, .failed:
+                    // On the queue: a middleware stopped the action; the state is as it was.
+                    continuation.resume(returning: self.stateIfAlive)
+                }
             }
         }
     }

@@ -42,9 +42,11 @@ final class ViewHandle<ParentState: Sendable, ParentAction: Sendable, State: Sen
     func dispatch(_ action: Action) {
         let translated = transformAction(action)
         if let asyncAction = runsHere(action, translated: translated) {
-            // Its results come back to this view, so it starts here, on the queue, once reduced.
-            enqueue {
-                if case .reduced = self.parent.receive(translated) {
+            // Its results come back to this view, so it starts here, on the queue, once reduced. Sent as
+            // `dispatch(_:completion:)` sends an action: the store it reaches stays in the tree until then,
+            // even when `parent` is a weak handle whose store's last handle goes meanwhile (SPEC 2.1).
+            parent.dispatch(translated, entry: EntryContext()) { outcome in
+                if case .reduced = outcome {
                     self.execute(asyncAction)
                 }
             }

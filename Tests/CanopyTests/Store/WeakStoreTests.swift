@@ -108,6 +108,50 @@ import Testing
         #expect(await root.send(1) == 3)
     }
 
+    // SPEC 2.1 for `send`: the child was alive when `send` was called through its weak handle, so the action
+    // is reduced and `send` returns the state after it, though the child's last store goes first.
+    @Test func aSendAcceptedByAWeakHandleIsReducedAfterTheLastHandleGoes() async {
+        let root = StateStore<Int, Int>(0) { state, action in state += action }
+        var child: StateStore<(Int, Int), Int>? = root.with(0) { local, action in local += action }
+        let weak = child!.weakStore()
+        let executor = QueueTaskExecutor()
+        root.queue.suspend()  // the action waits in the inbox while the child goes
+        let sent = Task(executorPreference: executor) { await weak.send(5) }
+        drain(executor.queue)  // the task has run up to its suspension: the action is in the inbox
+        child = nil
+        root.queue.resume()
+        let state = await sent.value
+        #expect(state?.0 == 5)
+        #expect(state?.1 == 5)
+        #expect(await root.state == 5)
+    }
+
+    // SPEC 2.1 for an async action that a `map(actions:)` view starts itself (its translation hides it from
+    // the child): the translated action is reduced, and the view starts the async action after it, though
+    // the child's last store goes before the action's turn.
+    @Test func anAsyncActionAcceptedByAWeakTranslatingViewIsReducedAfterTheLastHandleGoes() async {
+        let started = StateRecorder<Int>()
+        let root = StateStore<Int, Int>(0) { state, action in state += action }
+        var child: StateStore<(Int, Int), Int>? = root.with(0) { local, action in local += action }
+        let weakView = child!.map(actions: { (_: Hop) in 1 }).weakStore()
+        root.queue.suspend()
+        weakView.dispatch(Hop(started: started))
+        child = nil
+        root.queue.resume()
+        #expect(await root.state == 1)
+        #expect(await started.waitFor(count: 1) == [1])
+    }
+
+    /// An async action that records that it started, and sends nothing back.
+    private struct Hop: AsyncAction {
+        let started: StateRecorder<Int>
+        var dispatchQueue: DispatchQueue { .global() }
+
+        func execute(completeHandler: @escaping (Int) -> Void) {
+            started.record(1)
+        }
+    }
+
     // A root's stores are counted like a child's: once the last one goes, a weak handle of the root accepts
     // nothing, even while the root is still in memory (here, held by the drain its last action scheduled).
     @Test func aWeakHandleOfARootWhoseStoresAreGoneAcceptsNothingWhileTheRootIsStillInMemory() async {
