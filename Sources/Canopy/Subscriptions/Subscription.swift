@@ -9,7 +9,8 @@ import Synchronization
 /// This holds from any thread, for every form of subscription (raw handlers, props delivered on any
 /// queue or on the main actor): ``cancel()`` called while the handler runs waits until that call has
 /// returned (so the handler must not wait for the thread that cancels it), and ``cancel()`` called from
-/// inside the handler returns at once.
+/// inside the handler returns at once. A props subscription's `props` closure is the handler's part
+/// here: ``cancel()`` waits out a computation in progress, and none starts after it returns.
 ///
 /// ```swift
 /// let subscription = store.subscribe { state in print(state) }

@@ -206,8 +206,14 @@ final class SubscriptionPipeline<State: Sendable, Action: Sendable, Props>: Send
     // MARK: On the presentation queue, then the delivery queue
 
     private func computeAndDeliver(_ state: State, sequence: UInt64) {
-        guard isLive else { return }
-        let props = makeProps(state, store)
+        // The props closure is the subscriber's code as much as the observer is: it runs inside the gate,
+        // so a `cancel()` from another thread waits for it to return and none starts afterwards (SPEC 2.5).
+        var computed: Props?
+        let ran = gate.withCall {
+            guard isLive else { return }
+            computed = makeProps(state, store)
+        }
+        guard ran, let props = computed else { return }
         switch delivery {
         case .mainActor(let observe):
             let transfer = Transfer(props)

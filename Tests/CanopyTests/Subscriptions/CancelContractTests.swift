@@ -83,6 +83,54 @@ import Testing
         #expect(entered.values == [1])
     }
 
+    // The props closure is the subscriber's code too: a `cancel()` from another thread waits for the props
+    // computation in progress, as for the handler above.
+    @Test(arguments: Form.allCases)
+    func cancelFromAnotherThreadWaitsOutThePropsInProgress(form: Form) async {
+        let store = StateStore<Int, Int>(0) { state, action in state += action }
+        let events = StateRecorder<String>()
+        let entered = StateRecorder<Int>()
+        let release = Gate()
+        let subscription = store.subscribe(
+            form.configuration(delivery: form.makeDeliveryQueue()),
+            props: { state, _ in
+                if state == 1 {
+                    entered.record(state)
+                    release.pass()
+                    events.record("props returned")
+                }
+                return state
+            },
+            observe: { _ in }
+        )
+        store.dispatch(1)
+        _ = await entered.waitFor(count: 1)  // the props closure is running, held by the gate
+        let cancelling = StateRecorder<Int>()
+        Thread {
+            cancelling.record(0)
+            subscription.cancel()
+            events.record("cancel returned")
+        }.start()
+        _ = await cancelling.waitFor(count: 1)
+        // As above: a `cancel()` that does not wait returns right after marking the subscription.
+        var turns = 0
+        while !subscription.isCancelled, turns < 1_000_000 {
+            await Task.yield()
+            turns += 1
+        }
+        #expect(subscription.isCancelled)
+        turns = 0
+        while events.values.isEmpty, turns < 100 {
+            await Task.yield()
+            turns += 1
+        }
+        #expect(events.values.isEmpty, "cancel() returned while the props closure was running")
+        release.open()
+        #expect(await events.waitFor(count: 2) == ["props returned", "cancel returned"])
+        await store.send(1)
+        #expect(entered.values == [1])
+    }
+
     @Test(arguments: Form.allCases)
     func aDeliveryQueuedBeforeTheCancelNeverRuns(form: Form) async {
         let store = StateStore<Int, Int>(0) { state, action in state += action }
@@ -135,8 +183,9 @@ import Testing
         withExtendedLifetime(store) {}
     }
 
-    /// Many props subscriptions made and cancelled from two threads while two others dispatch: no
-    /// handler call may begin after its `cancel()` returned, or still run when it returns.
+    /// Many props subscriptions made and cancelled from two threads while two others dispatch: no call
+    /// of a props closure or a handler may begin after its `cancel()` returned, or still run when it
+    /// returns.
     ///
     /// Bounded on every side, since the suite runs in parallel: a fixed number of dispatches, and a
     /// presentation queue of its own (a flood of props on the shared one would hold up other suites).
@@ -158,17 +207,23 @@ import Testing
                 for _ in 0..<1_000 {
                     // Per subscription: whether its cancel() returned, and how many calls are running.
                     let calls = LockedValue((cancelled: false, running: 0))
+                    // A call of the props closure or of the handler: counted while it runs, and late if it
+                    // began after cancel() returned.
+                    let call: @Sendable () -> Void = {
+                        let late = calls.withLock { calls in
+                            calls.running += 1
+                            return calls.cancelled
+                        }
+                        if late { lateCalls.withLock { $0 += 1 } }
+                        calls.withLock { $0.running -= 1 }
+                    }
                     let subscription = store.subscribe(
                         .queue(delivery, debounce: .immediate, presentationQueue: presentation),
-                        props: { state, _ in state },
-                        observe: { _ in
-                            let late = calls.withLock { calls in
-                                calls.running += 1
-                                return calls.cancelled
-                            }
-                            if late { lateCalls.withLock { $0 += 1 } }
-                            calls.withLock { $0.running -= 1 }
-                        }
+                        props: { state, _ in
+                            call()
+                            return state
+                        },
+                        observe: { _ in call() }
                     )
                     subscription.cancel()
                     let running = calls.withLock { calls in
@@ -184,7 +239,7 @@ import Testing
         #expect(await store.send(0) == 20_000)
         await settle(presentation)
         await settle(delivery)
-        #expect(lateCalls.withLock { $0 } == 0, "handler calls began after cancel() returned")
-        #expect(runningAtReturn.withLock { $0 } == 0, "handlers were running when cancel() returned")
+        #expect(lateCalls.withLock { $0 } == 0, "props or handler calls began after cancel() returned")
+        #expect(runningAtReturn.withLock { $0 } == 0, "props or handlers were running when cancel() returned")
     }
 }
