@@ -42,14 +42,7 @@ final class ViewHandle<ParentState: Sendable, ParentAction: Sendable, State: Sen
     func dispatch(_ action: Action) {
         let translated = transformAction(action)
         if let asyncAction = runsHere(action, translated: translated) {
-            // Its results come back to this view, so it starts here, on the queue, once reduced. Sent as
-            // `dispatch(_:completion:)` sends an action: the store it reaches stays in the tree until then,
-            // even when `parent` is a weak handle whose store's last handle goes meanwhile (SPEC 2.1).
-            parent.dispatch(translated, entry: EntryContext()) { outcome in
-                if case .reduced = outcome {
-                    self.execute(asyncAction)
-                }
-            }
+            dispatch(translated, starting: asyncAction, entry: EntryContext(), completion: nil)
         } else {
             parent.dispatch(translated)
         }
@@ -71,21 +64,39 @@ final class ViewHandle<ParentState: Sendable, ParentAction: Sendable, State: Sen
         entry: EntryContext,
         completion: (@Sendable (DispatchOutcome<State>) -> Void)?
     ) {
-        var translated: (@Sendable (DispatchOutcome<ParentState>) -> Void)?
-        if let completion {
-            let transformState = self.transformState
-            translated = { (outcome: DispatchOutcome<ParentState>) in
-                switch outcome {
-                case .reduced(let state):
-                    completion(.reduced(transformState(state)))
-                case .blocked:
-                    completion(.blocked)
-                case .failed(let error):
-                    completion(.failed(error))
+        let translated = transformAction(action)
+        dispatch(translated, starting: runsHere(action, translated: translated), entry: entry, completion: completion)
+    }
+
+    /// Sends `translated` to the viewed store as `dispatch(_:entry:completion:)` does, so that the store
+    /// stays in the tree until it is reduced, even when `parent` is a weak handle whose store's last
+    /// handle goes meanwhile (SPEC 2.1). Once it is reduced, on the queue, starts `asyncAction`, whose
+    /// results come back to this view, then calls `completion` with the outcome, the state seen through
+    /// this view.
+    private func dispatch(
+        _ translated: ParentAction,
+        starting asyncAction: (any AsyncAction)?,
+        entry: EntryContext,
+        completion: (@Sendable (DispatchOutcome<State>) -> Void)?
+    ) {
+        guard asyncAction != nil || completion != nil else {
+            parent.dispatch(translated, entry: entry, completion: nil)
+            return
+        }
+        let transformState = self.transformState
+        parent.dispatch(translated, entry: entry) { (outcome: DispatchOutcome<ParentState>) in
+            switch outcome {
+            case .reduced(let state):
+                if let asyncAction {
+                    self.execute(asyncAction)
                 }
+                completion?(.reduced(transformState(state)))
+            case .blocked:
+                completion?(.blocked)
+            case .failed(let error):
+                completion?(.failed(error))
             }
         }
-        parent.dispatch(transformAction(action), entry: entry, completion: translated)
     }
 
     @discardableResult

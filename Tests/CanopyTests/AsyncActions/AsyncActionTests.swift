@@ -29,6 +29,18 @@ private struct Fetch: LogAction, AsyncAction {
     }
 }
 
+/// An async action, translated away by a view, that reports that it started.
+private struct Ping: AsyncAction {
+    let name: String
+    let runs: StateRecorder<String>
+
+    var dispatchQueue: DispatchQueue { .global() }
+
+    func execute(completeHandler: @escaping (Int) -> Void) {
+        runs.record(name)
+    }
+}
+
 /// An async action that keeps the default queue.
 private struct OnMain: LogAction, AsyncAction {
     let runs: StateRecorder<String>
@@ -139,6 +151,19 @@ private func reduceLog(_ log: inout [String], _ action: any LogAction) {
         _ = await store.state  // the async action is reduced and its `execute` queued
         await settle(queue)  // `execute` ran and dispatched its result
         #expect(await store.state == ["reduced a", "result"])
+    }
+
+    /// An async action that a `map(actions:)` view's translation hides from the store is started by the
+    /// view once reduced, whichever way it is sent.
+    @Test func anAsyncActionAViewsTranslationHidesStartsHoweverItIsSent() async {
+        let runs = StateRecorder<String>()
+        let store = StateStore<Int, Int>(0) { state, action in state += action }
+        let view = store.map(actions: { (_: Ping) in 1 })
+        view.dispatch(Ping(name: "dispatch", runs: runs))
+        view.dispatch(Ping(name: "dispatch with a completion", runs: runs)) { _ in }
+        _ = await view.send(Ping(name: "send", runs: runs))
+        #expect(Set(await runs.waitFor(count: 3)) == ["dispatch", "dispatch with a completion", "send"])
+        #expect(await store.state == 3)
     }
 
     @Test func defaultQueueIsMain() async {
