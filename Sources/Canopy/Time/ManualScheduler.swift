@@ -72,10 +72,12 @@ public final class ManualScheduler: DelayScheduler {
             timeline.items.append(Item(deadline: deadline, sequence: sequence, queue: queue, work: pending))
             return sequence
         }
-        return ScheduledWork { [weak self] in
+        // The cancel holds the timeline, not the scheduler: a weak reference to the scheduler would give it
+        // a side table, allocated for every piece of work, for nothing (the timeline holds no cancel).
+        return ScheduledWork { [timeline] in
             pending.cancel()
             // The removed item (and what its work captured) is released after the lock.
-            _ = self?.timeline.withLock { timeline -> Item? in
+            _ = timeline.withLock { timeline -> Item? in
                 guard let index = timeline.items.firstIndex(where: { $0.sequence == sequence }) else { return nil }
                 return timeline.items.remove(at: index)
             }
