@@ -36,24 +36,40 @@ import Testing
         }
     }
 
-    @Test(arguments: Form.allCases)
-    func cancelFromAnotherThreadWaitsOutTheDeliveryInProgress(form: Form) async {
+    /// The subscriber's closure a test holds while it cancels: the handler, or the props closure, which
+    /// is the subscriber's code too.
+    enum HeldClosure: String, CaseIterable, CustomTestStringConvertible {
+        case handler
+        case props
+
+        var testDescription: String { rawValue }
+    }
+
+    @Test(arguments: Form.allCases, HeldClosure.allCases)
+    func cancelFromAnotherThreadWaitsOutTheCallInProgress(form: Form, held: HeldClosure) async {
         let store = StateStore<Int, Int>(0) { state, action in state += action }
         let events = StateRecorder<String>()
         let entered = StateRecorder<Int>()
         let release = Gate()
+        // Holds the call for state 1 until the test opens `release`.
+        let hold: @Sendable (Int) -> Void = { state in
+            guard state == 1 else { return }
+            entered.record(state)
+            release.pass()
+            events.record("\(held.rawValue) returned")
+        }
         let subscription = store.subscribe(
             form.configuration(delivery: form.makeDeliveryQueue()),
-            props: { state, _ in state },
+            props: { state, _ in
+                if held == .props { hold(state) }
+                return state
+            },
             observe: { props in
-                guard props == 1 else { return }
-                entered.record(props)
-                release.pass()
-                events.record("handler returned")
+                if held == .handler { hold(props) }
             }
         )
         store.dispatch(1)
-        _ = await entered.waitFor(count: 1)  // the handler is running, held by the gate
+        _ = await entered.waitFor(count: 1)  // the call is running, held by the gate
         let cancelling = StateRecorder<Int>()
         Thread {
             cancelling.record(0)
@@ -63,7 +79,7 @@ import Testing
         _ = await cancelling.waitFor(count: 1)
         // The canceller marks the subscription first: wait for the mark, then give a `cancel()` that
         // does not wait a few turns to return (no clock; a cancel that does not wait returns right
-        // after the mark). One that waits never returns before the handler does, which the order of
+        // after the mark). One that waits never returns before the held call does, which the order of
         // the events below checks whatever the turns.
         var turns = 0
         while !subscription.isCancelled, turns < 1_000_000 {
@@ -76,57 +92,9 @@ import Testing
             await Task.yield()
             turns += 1
         }
-        #expect(events.values.isEmpty, "cancel() returned while the handler was running")
+        #expect(events.values.isEmpty, "cancel() returned while the \(held.rawValue) was running")
         release.open()
-        #expect(await events.waitFor(count: 2) == ["handler returned", "cancel returned"])
-        await store.send(1)
-        #expect(entered.values == [1])
-    }
-
-    // The props closure is the subscriber's code too: a `cancel()` from another thread waits for the props
-    // computation in progress, as for the handler above.
-    @Test(arguments: Form.allCases)
-    func cancelFromAnotherThreadWaitsOutThePropsInProgress(form: Form) async {
-        let store = StateStore<Int, Int>(0) { state, action in state += action }
-        let events = StateRecorder<String>()
-        let entered = StateRecorder<Int>()
-        let release = Gate()
-        let subscription = store.subscribe(
-            form.configuration(delivery: form.makeDeliveryQueue()),
-            props: { state, _ in
-                if state == 1 {
-                    entered.record(state)
-                    release.pass()
-                    events.record("props returned")
-                }
-                return state
-            },
-            observe: { _ in }
-        )
-        store.dispatch(1)
-        _ = await entered.waitFor(count: 1)  // the props closure is running, held by the gate
-        let cancelling = StateRecorder<Int>()
-        Thread {
-            cancelling.record(0)
-            subscription.cancel()
-            events.record("cancel returned")
-        }.start()
-        _ = await cancelling.waitFor(count: 1)
-        // As above: a `cancel()` that does not wait returns right after marking the subscription.
-        var turns = 0
-        while !subscription.isCancelled, turns < 1_000_000 {
-            await Task.yield()
-            turns += 1
-        }
-        #expect(subscription.isCancelled)
-        turns = 0
-        while events.values.isEmpty, turns < 100 {
-            await Task.yield()
-            turns += 1
-        }
-        #expect(events.values.isEmpty, "cancel() returned while the props closure was running")
-        release.open()
-        #expect(await events.waitFor(count: 2) == ["props returned", "cancel returned"])
+        #expect(await events.waitFor(count: 2) == ["\(held.rawValue) returned", "cancel returned"])
         await store.send(1)
         #expect(entered.values == [1])
     }
