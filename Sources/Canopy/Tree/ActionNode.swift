@@ -177,7 +177,7 @@ class ActionNode<Action: Sendable>: TreeNode, InboxReceiver, @unchecked Sendable
         // Safety: as above; the action is handled in place and then destroyed, so the inbox counts the
         // slot empty.
         let action = action.assumingMemoryBound(to: Action.self)
-        defer { _ = action.move() }  // destroyed (see `InboxBuffer.handleAction`)
+        defer { _ = action.move() }  // destroyed (see `ActionStorage.handleNext`)
         return tree.process(&action.pointee, at: self, entry: entry)
     }
 }
