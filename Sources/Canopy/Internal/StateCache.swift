@@ -28,6 +28,17 @@ final class StateCache<State>: ManagedBuffer<State, Void> {
         modify { state in body(state) }
     }
 
+    /// Whether the `Bool` `byteOffset` bytes into the state is `true`: an after-reduce step's flag
+    /// (``TreeNode/afterReduceStepsHaveWork(_:)``), read without a closure of the caller's around it.
+    @inline(__always)
+    func bool(atByteOffset byteOffset: Int) -> Bool {
+        withUnsafeMutablePointerToHeader {
+            // Safety: the caller passes the offset of a `Bool` stored inline in the state (an after-reduce
+            // step's flag, checked to lie inside its value when the step was added); read in place.
+            UnsafeRawPointer($0).load(fromByteOffset: byteOffset, as: Bool.self)
+        }
+    }
+
     /// Runs `body` with the state, to mutate in place for the call.
     @inline(__always)
     func modify<Result>(_ body: (inout State) -> Result) -> Result {

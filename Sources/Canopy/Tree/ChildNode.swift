@@ -59,7 +59,17 @@ final class ChildNode<ParentState: Sendable, Local: Sendable, State: Sendable, A
                 return kind.reduce(cell, action, reducer, changeCheck, nil)
             }
             return kind.reduce(cell, action, reducer, changeCheck) { local in
-                self.runAfterReduceSteps(on: &local)
+                let hasWork = self.afterReduceStepsHaveWork { offset in
+                    // Safety: the address of the local state, locked, for the call only; `offset` is
+                    // that of a `Bool` inside it (checked to lie inside its value when the step was
+                    // added).
+                    withUnsafeMutablePointer(to: &local) {
+                        UnsafeRawPointer($0).load(fromByteOffset: offset, as: Bool.self)
+                    }
+                }
+                if hasWork {
+                    self.runAfterReduceSteps(on: &local)
+                }
             }
         }
         return parent
