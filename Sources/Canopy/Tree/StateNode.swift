@@ -18,8 +18,8 @@ class StateNode<State: Sendable, Action: Sendable>: ActionNode<Action>, StoreHan
     // Safety: as for `TreeNode`, the `var`s, the box of extras and the cache in it are used only on the
     // tree's queue, except in a root's `init`, which makes the box and the cache before the node is
     // shared, and when the node is freed, on any thread, with its box and its cache: by then nothing
-    // else references the node (the engine's unretained references, in `NodePath`
-    // and `currentTarget`, live only while the node is held by whoever handed it to `process`).
+    // else references the node (the engine's unretained references, in `NodePath` and `currentTarget`,
+    // live only while the node is held by whoever handed it to `process`).
     /// What only some nodes need of their own types (a cached state, a list of observers, what
     /// `use(_:resolvers:)` attached), once the node needs one of them: one reference to a box
     /// (``NodeExtras``), kept out of every node.
@@ -130,7 +130,8 @@ class StateNode<State: Sendable, Action: Sendable>: ActionNode<Action>, StoreHan
     }
 
     /// On the queue, in a node other than the root: runs `body` with the node's cache, if it has one, and
-    /// its list of observers, if it has one, then removes the observers in the slots `body` returns, which answered `.dead`.
+    /// its list of observers, if it has one, then removes the observers in the slots `body` returns,
+    /// which answered `.dead`.
     ///
     /// The list comes unretained: the box holds it, and nothing replaces it while observers run (every
     /// way back into the tree from them goes through the inbox).
@@ -192,9 +193,9 @@ class StateNode<State: Sendable, Action: Sendable>: ActionNode<Action>, StoreHan
     /// On the queue: calls the observers in the node's list, if it has one, with the cached state. A child
     /// overrides it: its first observer is in its cell.
     override func notifyObservers() {
-        // Checked first: copying the state out of the cache goes through the runtime here, in generic
-        // code, which a node that has no observer (a root whose stores only dispatch) need not pay. A
-        // list whose observers have all gone stays, and copies nothing while it is empty.
+        // Checked first, so that a node that has no observer (a root whose stores only dispatch) does not
+        // reach its cache at all. A list whose observers have all gone stays, and calls nothing while it
+        // is empty.
         guard let list = borrowedObserverList else { return }
         guard let dead = readCache({ ObserverStorage.notify(list, $0) }) else { return }
         removeDeadObservers(dead)
