@@ -2,7 +2,8 @@ public import Synchronization
 
 /// What every child of the same types shares: the code that uses the child's cell (``ChildCell``), its
 /// local state and its first observer, under the cell's lock: running the reducer (``reduce``), making
-/// the child's state of its parent's and its own and handing it to the observers (``compose``), handing
+/// the child's state of its parent's and its own (``make``), also writing it into the child's cache and
+/// handing it to the observers (``compose``), or only handing it to them (``composeUncached``), handing
 /// them the cached state (``notify``), and editing the observer (``editObservers``).
 ///
 /// Made where `with(_:reducer:)` is inlined (``pairing()``), so that all of it is compiled for the
@@ -37,32 +38,44 @@ final class ChildKind<ParentState: Sendable, Local: Sendable, State: Sendable, A
             _ afterReduce: ((inout Local) -> Void)?
         ) -> Bool
 
-    /// Makes the child's state of `parent`, its parent's current state, and the local state; writes it
-    /// into `cache` when there is one (assigning when `isInitialized`, initialising otherwise); then,
-    /// when `notifying`, calls the observers with it: those of `list` if the node has one, the one in
-    /// the cell otherwise. Returns the slots of those that answered `.dead` (``NodeObservers``).
-    // Safety: the pointers are valid for the call only; `ChildNode.compose` says who owns each.
+    /// Makes the child's state of `parent`, its parent's current state, and the local state.
+    @usableFromInline
+    typealias Make = @Sendable (_ parent: borrowing ParentState, _ cell: borrowing Cell) -> State
+
+    /// Makes the child's state of `parent`, its parent's current state, and the local state, and writes it
+    /// into `cache`, the child's cached state; then, when `notifying`, calls the observers with it: those
+    /// of `list` if the node has one, the one in the cell otherwise. Returns the slots of those that
+    /// answered `.dead` (``NodeObservers``).
     @usableFromInline
     typealias Compose =
         @Sendable (
-            _ parent: UnsafePointer<ParentState>,
+            _ parent: borrowing ParentState,
             _ cell: borrowing Cell,
-            _ cache: UnsafeMutablePointer<State>?,
-            _ isInitialized: Bool,
+            _ cache: inout State,
             _ notifying: Bool,
-            // Safety: as the pointers above.
+            // Safety: `list` is valid for the call only; `ChildNode.compose` says who owns it.
             _ list: Unmanaged<ObserverStorage<State>>?
         ) -> [Int]?
 
-    /// Calls the observers with the state in `cache`, current: those of `list` if the node has one, the
-    /// one in the cell otherwise; returns the slots of those that answered `.dead`.
-    // Safety: as in `Compose`.
+    /// For a child without a cache (a leaf): makes its state as ``Make`` does and calls the observers with
+    /// it, as ``Compose`` does.
+    // Safety: `list` as in `Compose`.
+    @usableFromInline
+    typealias ComposeUncached =
+        @Sendable (
+            _ parent: borrowing ParentState,
+            _ cell: borrowing Cell,
+            _ list: Unmanaged<ObserverStorage<State>>?
+        ) -> [Int]?
+
+    /// Calls the observers with `state`, the child's cached state: those of `list` if the node has one,
+    /// the one in the cell otherwise; returns the slots of those that answered `.dead`.
+    // Safety: `list` as in `Compose`.
     @usableFromInline
     typealias Notify =
         @Sendable (
             _ cell: borrowing Cell,
-            _ cache: UnsafePointer<State>,
-            // Safety: as the pointer above.
+            _ state: borrowing State,
             _ list: Unmanaged<ObserverStorage<State>>?
         ) -> [Int]?
 
@@ -71,7 +84,9 @@ final class ChildKind<ParentState: Sendable, Local: Sendable, State: Sendable, A
     typealias EditObservers = @Sendable (_ cell: borrowing Cell, _ edit: (inout NodeObservers<State>) -> Void) -> Void
 
     let reduce: Reduce
+    let make: Make
     let compose: Compose
+    let composeUncached: ComposeUncached
     let notify: Notify
     let editObservers: EditObservers
 
@@ -79,7 +94,9 @@ final class ChildKind<ParentState: Sendable, Local: Sendable, State: Sendable, A
     init(
         changeCheck: ChangeCheck<Local, Action>?,
         reduce: @escaping Reduce,
+        make: @escaping Make,
         compose: @escaping Compose,
+        composeUncached: @escaping ComposeUncached,
         notify: @escaping Notify,
         editObservers: @escaping EditObservers
     ) {
@@ -87,7 +104,9 @@ final class ChildKind<ParentState: Sendable, Local: Sendable, State: Sendable, A
         // good, so no other code may make one with other closures.
         self.changeCheck = changeCheck
         self.reduce = reduce
+        self.make = make
         self.compose = compose
+        self.composeUncached = composeUncached
         self.notify = notify
         self.editObservers = editObservers
     }
@@ -114,35 +133,35 @@ extension ChildKind where State == (ParentState, Local) {
                         return changed
                     }
                 },
-                compose: { parent, cell, cache, isInitialized, notifying, list in
-                    // Safety: the child passes its parent's current state, its cache and its list of
-                    // observers, all valid for the call (`ChildNode.compose`).
+                make: { parent, cell in
+                    cell.withLock { (copy parent, $0.local) }
+                },
+                compose: { parent, cell, cache, notifying, list in
+                    // Safety: the child passes its list of observers, valid for the call
+                    // (`ChildNode.compose`).
                     // A list of observers is in the node's box, not in the cell: it is called after the
                     // lock, which keeps the lock's code small enough to be compiled into its caller.
-                    if let cache {
-                        let dead = cell.withLock { cell in
-                            if isInitialized {
-                                cache.pointee = (parent.pointee, cell.local)
-                            } else {
-                                cache.initialize(to: (parent.pointee, cell.local))
-                            }
-                            return notifying && list == nil ? cell.observers.notify(cache.pointee) : nil
-                        }
-                        guard notifying, let list else { return dead }
-                        return ObserverStorage.notify(list, cache.pointee)
+                    let dead = cell.withLock { cell in
+                        cache = (copy parent, cell.local)
+                        return notifying && list == nil ? cell.observers.notify(cache) : nil
                     }
-                    // A child without a cache (a leaf): its observers get the pair as it is made.
-                    if let list {
-                        return ObserverStorage.notify(list, cell.withLock { (parent.pointee, $0.local) })
-                    }
-                    return cell.withLock { cell in cell.observers.notify((parent.pointee, cell.local)) }
+                    guard notifying, let list else { return dead }
+                    return ObserverStorage.notify(list, cache)
                 },
-                notify: { cell, cache, list in
+                composeUncached: { parent, cell, list in
+                    // Safety: as in `compose`.
+                    // The observers get the pair as it is made.
+                    if let list {
+                        return ObserverStorage.notify(list, cell.withLock { (copy parent, $0.local) })
+                    }
+                    return cell.withLock { cell in cell.observers.notify((copy parent, cell.local)) }
+                },
+                notify: { cell, state, list in
                     // Safety: as in `compose`.
                     if let list {
-                        return ObserverStorage.notify(list, cache.pointee)
+                        return ObserverStorage.notify(list, state)
                     }
-                    return cell.withLock { $0.observers.notify(cache.pointee) }
+                    return cell.withLock { $0.observers.notify(state) }
                 },
                 editObservers: { cell, edit in
                     cell.withLock { edit(&$0.observers) }

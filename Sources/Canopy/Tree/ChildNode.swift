@@ -59,8 +59,17 @@ final class ChildNode<ParentState: Sendable, Local: Sendable, State: Sendable, A
                 return kind.reduce(cell, action, reducer, changeCheck, nil)
             }
             return kind.reduce(cell, action, reducer, changeCheck) { local in
-                // Safety: the address of the local state, locked, for the call only.
-                withUnsafeMutablePointer(to: &local) { self.runAfterReduceSteps(on: $0) }
+                let hasWork = self.afterReduceStepsHaveWork { offset in
+                    // Safety: the address of the local state, locked, for the call only; `offset` is
+                    // that of a `Bool` inside it (checked to lie inside its value when the step was
+                    // added).
+                    withUnsafeMutablePointer(to: &local) {
+                        UnsafeRawPointer($0).load(fromByteOffset: offset, as: Bool.self)
+                    }
+                }
+                if hasWork {
+                    self.runAfterReduceSteps(on: &local)
+                }
             }
         }
         return parent
@@ -96,37 +105,36 @@ final class ChildNode<ParentState: Sendable, Local: Sendable, State: Sendable, A
 
     /// Calls the observers with the cached state: `visit` calls it only for a node that has its cache.
     override func notifyObservers() {
-        assert(hasCache, "Internal inconsistency: \(type(of: self)) notified from a cache it has not made")
         withCacheAndObserverList { cache, list in
-            // Safety: the node has its cache (above), and `cache` and `list` are its box's (see
-            // `withCacheAndObserverList`).
-            withKind { kind in
-                kind.notify(cell, UnsafePointer(cache!), list)
+            guard let cache else {
+                preconditionFailure("Internal inconsistency: \(type(of: self)) notified from no cache")
+            }
+            return cache.read { state in
+                withKind { kind in kind.notify(cell, state, list) }
             }
         }
     }
 
     override func recompute(makingCache: Bool) {
-        // Safety: as in `composeAndNotify()`.
         if hasCache {
             withCacheAndObserverList { cache, _ in
-                compose(cache, true, notifying: false, nil)
+                cache?.modify { compose(into: &$0, notifying: false, nil) }
             }
         } else if makingCache {
-            makeCache { cache in
-                _ = compose(cache, false, notifying: false, nil)
-            }
+            makeCache(madeState())
         }
     }
 
     override func freshState() -> State {
         guard !hasCache else { return super.freshState() }
-        // Safety: as in `composeAndNotify()`; the composition initialises the temporary, which the
-        // state is moved out of.
-        return withUnsafeTemporaryAllocation(of: State.self, capacity: 1) { buffer in
-            let state = buffer.baseAddress!
-            _ = compose(state, false, notifying: false, nil)
-            return state.move()
+        return madeState()
+    }
+
+    /// The state made of the parent's cache and the local state (``ChildKind/make``).
+    private func madeState() -> State {
+        // The parent's cache exists and is current (as in `composeAndNotify()`).
+        parent.readCache { parentState in
+            withKind { kind in kind.make(parentState, cell) }
         }
     }
 
@@ -134,29 +142,32 @@ final class ChildNode<ParentState: Sendable, Local: Sendable, State: Sendable, A
     /// and calls the observers with it.
     @inline(__always)
     private func composeAndNotify() {
-        // Safety: the parent's cache is current (the walk down refreshes a parent before its children,
-        // and `refreshAncestors` an ancestor before its descendants) and stays allocated while the
-        // child holds its parent.
+        // The parent's cache is current: the walk down refreshes a parent before its children, and
+        // `refreshAncestors` an ancestor before its descendants.
         withCacheAndObserverList { cache, list in
-            compose(cache, true, notifying: true, list)
+            guard let cache else {
+                return parent.readCache { parentState in
+                    withKind { kind in kind.composeUncached(parentState, cell, list) }
+                }
+            }
+            return cache.modify { compose(into: &$0, notifying: true, list) }
         }
     }
 
-    /// Runs the kind's composition on the parent's cache and the cell (``ChildKind/compose``).
-    // Safety: `cache` and `list` are this node's box's, which the node holds (see
-    // `withCacheAndObserverList`); `parent.cache` exists (made when this child attached or by
-    // `refreshAncestors`, see `composeAndNotify`) and lives as long as the parent, which this node holds.
+    /// Runs the kind's composition on the parent's cache and the cell, into `state`, the node's cached
+    /// state (``ChildKind/compose``).
+    // Safety: `list` is this node's box's, which the node holds (see `withCacheAndObserverList`);
+    // the parent's cache exists (made when this child attached or by `refreshAncestors`, see
+    // `composeAndNotify`) and is the parent's, which this node holds.
     @inline(__always)
     private func compose(
-        _ cache: UnsafeMutablePointer<State>?,
-        _ isInitialized: Bool,
+        into state: inout State,
         notifying: Bool,
         // Safety: see the note above `compose`.
         _ list: Unmanaged<ObserverStorage<State>>?
     ) -> [Int]? {
-        // Safety: `parent.cache` is current and outlives the call (the note above); `list` is only handed on.
-        withKind { kind in
-            kind.compose(UnsafePointer(parent.cache), cell, cache, isInitialized, notifying, list)
+        parent.readCache { parentState in
+            withKind { kind in kind.compose(parentState, cell, &state, notifying, list) }
         }
     }
 

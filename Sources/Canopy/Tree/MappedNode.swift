@@ -63,6 +63,6 @@ final class MappedNode<ParentState: Sendable, ParentAction: Sendable, State: Sen
     /// A mapped node exists for the children that hang from it, which read its cache: it always makes
     /// one.
     override func recompute(makingCache: Bool) {
-        setCachedState(transformState(parent.cache.pointee))
+        setCachedState(parent.readCache { transformState($0) })
     }
 }

@@ -34,11 +34,9 @@ final class NodeExtras<State: Sendable, Action: Sendable> {
     // Not `Sendable`, for the reasons of ``TreeNodeExtras`` (a root also makes its box in its `init`,
     // before it is shared).
 
-    // Safety: `cache` is `nil` or memory for one `State`, initialised from the moment it is set
-    // (`StateNode.makeCache(_:)`) until `deinit` frees it; the box belongs to one node, and is freed with
-    // it, when nothing else can reach either.
-    /// The node's cached state, once it has one (see ``StateNode``).
-    var cache: UnsafeMutablePointer<State>?
+    /// The node's cached state, once it has one (see ``StateNode``): an object that owns it, made once and
+    /// never replaced.
+    var cache: StateCache<State>?
 
     /// The node's observers once it has had two, or, for a node that keeps none inside itself (the root,
     /// a mapped node), one.
@@ -51,12 +49,4 @@ final class NodeExtras<State: Sendable, Action: Sendable> {
 
     /// What `use(_:resolvers:)` attached so far.
     var middlewareSetup: MiddlewareSetup<State, Action>?
-
-    deinit {
-        if let cache {
-            // Safety: initialised since it was set (see above), and nothing else can reach it any more.
-            cache.deinitialize(count: 1)
-            cache.deallocate()
-        }
-    }
 }

@@ -15,11 +15,11 @@ import Foundation
 class StateNode<State: Sendable, Action: Sendable>: ActionNode<Action>, StoreHandle,
     @unchecked Sendable
 {
-    // Safety: as for `TreeNode`, the `var`s, the box of extras and the memory of the cache in it are used
-    // only on the tree's queue, except in a root's `init`, which makes the box and the cache before the
-    // node is shared, and when the node is freed, on any thread, with its box, whose `deinit` frees the
-    // cache: by then nothing else references the node (the engine's unretained references, in `NodePath`
-    // and `currentTarget`, live only while the node is held by whoever handed it to `process`).
+    // Safety: as for `TreeNode`, the `var`s, the box of extras and the cache in it are used only on the
+    // tree's queue, except in a root's `init`, which makes the box and the cache before the node is
+    // shared, and when the node is freed, on any thread, with its box and its cache: by then nothing
+    // else references the node (the engine's unretained references, in `NodePath` and `currentTarget`,
+    // live only while the node is held by whoever handed it to `process`).
     /// What only some nodes need of their own types (a cached state, a list of observers, what
     /// `use(_:resolvers:)` attached), once the node needs one of them: one reference to a box
     /// (``NodeExtras``), kept out of every node.
@@ -64,9 +64,9 @@ class StateNode<State: Sendable, Action: Sendable>: ActionNode<Action>, StoreHan
 
     /// On the queue: the current state.
     final var state: State {
-        if isAttached, let cache = cacheIfMade {
-            // Safety: initialised since `makeCache`, and current while the node is attached.
-            return cache.pointee
+        if isAttached, hasCache {
+            // Current while the node is attached.
+            return readCache { copy $0 }
         }
         refreshAncestors()
         return freshState()
@@ -76,62 +76,74 @@ class StateNode<State: Sendable, Action: Sendable>: ActionNode<Action>, StoreHan
         state
     }
 
-    /// The cached state's memory, which the caller knows the node has: the root's, a mapped node's, or
-    /// that of a node whose child reads it (an attached child's parent, an ancestor that
-    /// ``refreshAncestors()`` brought up to date).
-    // Safety: the memory belongs to the box (`makeCache` allocates it, the box's `deinit` frees it), which
-    // the node holds for its whole life: the pointer is valid as long as the caller holds the node.
-    final var cache: UnsafeMutablePointer<State> {
-        @inline(__always) get {
-            assert(hasCache, "Internal inconsistency: \(type(of: self)) read a cache it has not made")
-            // Safety: as the caller knows, and debug builds check, the node has made its cache, so it
-            // has a box.
-            return stateExtras!.cache!
-        }
+    /// The root's cached state, which is its state, made with the node (``RootNode``); `nil` in other
+    /// nodes, which keep theirs in the box (``NodeExtras/cache``), made when first needed.
+    ///
+    /// A `let`, so that code reading it across a call borrows it, with no retain: the box's `var`, and
+    /// the cache in it, cost a retain and a release around every such use (about 40 instructions), where
+    /// a node's children read the cache once each per action. The root is every tree's busiest parent.
+    final let rootCache: StateCache<State>?
+
+    init(tree: StoreTree, parent: TreeNode?, sharedInbox: Inbox<Action>?, rootCache: StateCache<State>? = nil) {
+        self.rootCache = rootCache
+        super.init(tree: tree, parent: parent, sharedInbox: sharedInbox)
     }
 
-    /// The cached state's memory, if the node has made its cache.
-    // Safety: as `cache`: the box owns the memory and lives as long as the node.
-    private final var cacheIfMade: UnsafeMutablePointer<State>? {
-        @inline(__always) get { stateExtras?.cache }
+    /// Runs `body` with the cached state, which the caller knows the node has: the root's, a mapped
+    /// node's, or that of a node whose child reads it (an attached child's parent, an ancestor that
+    /// ``refreshAncestors()`` brought up to date).
+    @inline(__always)
+    final func readCache<Result>(_ body: (borrowing State) -> Result) -> Result {
+        // Not bound with `if let`, which copies the reference: the chain borrows the node's `let`.
+        if rootCache != nil {
+            return rootCache!.read(body)
+        }
+        guard let cache = stateExtras?.cache else {
+            preconditionFailure("Internal inconsistency: \(type(of: self)) read a cache it has not made")
+        }
+        return cache.read(body)
+    }
+
+    /// Runs `body` with the cached state to mutate in place, which the caller knows the node has (as
+    /// ``readCache(_:)``).
+    @inline(__always)
+    final func modifyCache<Result>(_ body: (inout State) -> Result) -> Result {
+        if rootCache != nil {
+            return rootCache!.modify(body)
+        }
+        guard let cache = stateExtras?.cache else {
+            preconditionFailure("Internal inconsistency: \(type(of: self)) wrote a cache it has not made")
+        }
+        return cache.modify(body)
     }
 
     /// Whether the node has made its cache.
     final var hasCache: Bool {
-        cacheIfMade != nil
+        rootCache != nil || stateExtras?.cache != nil
     }
 
     /// Makes the cache, holding `state`: in `init`, before the node is shared, or on the queue.
     final func makeCache(_ state: State) {
-        makeCache { $0.initialize(to: state) }
-    }
-
-    /// Makes the cache, which `initialize` initialises: in `init`, before the node is shared, or on the
-    /// queue.
-    // Safety: `initialize` gets uninitialised memory for one `State` and must initialise it (both callers do).
-    final func makeCache(_ initialize: (UnsafeMutablePointer<State>) -> Void) {
         let extras = madeStateExtras
-        assert(extras.cache == nil, "Internal inconsistency: \(type(of: self)) made its cache twice")
-        // Safety: memory for one `State`, which `initialize` initialises before the box keeps it; the box
-        // frees it in its `deinit`.
-        let memory = UnsafeMutablePointer<State>.allocate(capacity: 1)
-        initialize(memory)
-        extras.cache = memory
+        assert(!hasCache, "Internal inconsistency: \(type(of: self)) made its cache twice")
+        extras.cache = StateCache.make(state)
     }
 
-    /// On the queue: runs `body` with the node's cache, if it has one, and its list of observers, if it
-    /// has one, then removes the observers in the slots `body` returns, which answered `.dead`.
+    /// On the queue, in a node other than the root: runs `body` with the node's cache, if it has one, and
+    /// its list of observers, if it has one, then removes the observers in the slots `body` returns,
+    /// which answered `.dead`.
     ///
     /// The list comes unretained: the box holds it, and nothing replaces it while observers run (every
     /// way back into the tree from them goes through the inbox).
-    // Safety: the cache and the list are the box's, which the node holds and never replaces; `body` runs
-    // within this call, on the queue (asserted below), and observers cannot replace the list synchronously.
+    // Safety: the list is the box's, which the node holds and never replaces; `body` runs within this
+    // call, on the queue (asserted below), and observers cannot replace the list synchronously.
     @inline(__always)
     final func withCacheAndObserverList(
-        _ body: (UnsafeMutablePointer<State>?, _ list: Unmanaged<ObserverStorage<State>>?) -> [Int]?
+        _ body: (StateCache<State>?, _ list: Unmanaged<ObserverStorage<State>>?) -> [Int]?
     ) {
         tree.assertOnQueue()
-        if let dead = body(cacheIfMade, borrowedObserverList) {
+        assert(rootCache == nil, "Internal inconsistency: the root's cache is not in its box")
+        if let dead = body(stateExtras?.cache, borrowedObserverList) {
             removeDeadObservers(dead)
         }
     }
@@ -139,9 +151,11 @@ class StateNode<State: Sendable, Action: Sendable>: ActionNode<Action>, StoreHan
     /// On the queue: replaces the cached state, making the cache if there is none.
     final func setCachedState(_ state: consuming State) {
         tree.assertOnQueue()
-        if let cache = cacheIfMade {
-            // Safety: initialised since `makeCache`: assigned, not initialised again.
-            cache.pointee = state
+        assert(rootCache == nil, "Internal inconsistency: the root's cache is not in its box")
+        if let cache = stateExtras?.cache {
+            // Swapped, not assigned: the closure cannot consume `state`, and a copy would retain what it
+            // holds; the old state goes with `state`.
+            cache.modify { swap(&$0, &state) }
         } else {
             makeCache(state)
         }
@@ -167,7 +181,7 @@ class StateNode<State: Sendable, Action: Sendable>: ActionNode<Action>, StoreHan
     /// current, never needs it.
     func freshState() -> State {
         recompute(makingCache: true)
-        return cache.pointee
+        return readCache { copy $0 }
     }
 
     override final var hasCurrentCache: Bool {
@@ -179,11 +193,11 @@ class StateNode<State: Sendable, Action: Sendable>: ActionNode<Action>, StoreHan
     /// On the queue: calls the observers in the node's list, if it has one, with the cached state. A child
     /// overrides it: its first observer is in its cell.
     override func notifyObservers() {
-        // Checked first: copying the state out of the cache goes through the runtime here, in generic
-        // code, which a node that has no observer (a root whose stores only dispatch) need not pay. A
-        // list whose observers have all gone stays, and copies nothing while it is empty.
+        // Checked first, so that a node that has no observer (a root whose stores only dispatch) does not
+        // reach its cache at all. A list whose observers have all gone stays, and calls nothing while it
+        // is empty.
         guard let list = borrowedObserverList else { return }
-        guard let dead = ObserverStorage.notify(list, cache.pointee) else { return }
+        guard let dead = readCache({ ObserverStorage.notify(list, $0) }) else { return }
         removeDeadObservers(dead)
     }
 

@@ -185,23 +185,20 @@ class TreeNode: @unchecked Sendable {
         flags.insert(.hasAfterReduceSteps)
     }
 
-    /// On the queue, once the reducer ran, for a node with after-reduce steps: runs them on its own
-    /// state, at `own`. With one step, its flag is read here, so that an action that gives the step
-    /// nothing to do costs a load, not a cast and a call of the steps. The state comes by address, not
-    /// `inout` through `withUnsafeBytes(of:)`, which the compiler does not inline in code generic over
-    /// the state.
-    // Safety: `own` is the address of the node's own state, valid for the call.
+    /// On the queue, once the reducer ran, for a node with after-reduce steps: whether they have work.
+    /// With one step, its flag is read here, by `flagIsSet`, which reads the `Bool` that many bytes into
+    /// the node's own state, so that an action that gives the step nothing to do costs a load, not a
+    /// cast and a call of the steps (``runAfterReduceSteps(on:)``).
     @inline(__always)
-    final func runAfterReduceSteps<Own>(on own: UnsafeMutablePointer<Own>) {
-        guard let extras else { return }
-        let hasWork =
-            extras.afterReduceStepCount > 1
-            // Safety: `soleStepFlag` is the offset of a `Bool` inside `own` (checked to lie inside its
-            // value when the step was added).
-            || UnsafeRawPointer(own).load(fromByteOffset: extras.soleStepFlag, as: Bool.self)
-        if hasWork, let steps = extras.afterReduceSteps {
-            Self.typed(steps, as: Own.self).run(&own.pointee)
-        }
+    final func afterReduceStepsHaveWork(_ flagIsSet: (_ byteOffset: Int) -> Bool) -> Bool {
+        guard let extras else { return false }
+        return extras.afterReduceStepCount > 1 || flagIsSet(extras.soleStepFlag)
+    }
+
+    /// On the queue, for a node whose after-reduce steps have work: runs them on `own`, its own state.
+    final func runAfterReduceSteps<Own>(on own: inout Own) {
+        guard let steps = extras?.afterReduceSteps else { return }
+        Self.typed(steps, as: Own.self).run(&own)
     }
 
     /// Casts a node's after-reduce steps back to the type of its own state, which they were made for.
