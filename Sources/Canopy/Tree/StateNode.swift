@@ -94,25 +94,20 @@ class StateNode<State: Sendable, Action: Sendable>: ActionNode<Action>, StoreHan
     /// ``refreshAncestors()`` brought up to date).
     @inline(__always)
     final func readCache<Result>(_ body: (borrowing State) -> Result) -> Result {
-        // Not bound with `if let`, which copies the reference: the chain borrows the node's `let`.
-        if rootCache != nil {
-            return rootCache!.read(body)
-        }
-        guard let cache = stateExtras?.cache else {
-            preconditionFailure("Internal inconsistency: \(type(of: self)) read a cache it has not made")
-        }
-        return cache.read(body)
+        // Lent from the `inout` binding, as `StateCache.read` lends it.
+        modifyCache { state in body(state) }
     }
 
     /// Runs `body` with the cached state to mutate in place, which the caller knows the node has (as
     /// ``readCache(_:)``).
     @inline(__always)
     final func modifyCache<Result>(_ body: (inout State) -> Result) -> Result {
+        // Not bound with `if let`, which copies the reference: the chain borrows the node's `let`.
         if rootCache != nil {
             return rootCache!.modify(body)
         }
         guard let cache = stateExtras?.cache else {
-            preconditionFailure("Internal inconsistency: \(type(of: self)) wrote a cache it has not made")
+            preconditionFailure("Internal inconsistency: \(type(of: self)) used a cache it has not made")
         }
         return cache.modify(body)
     }
