@@ -283,7 +283,10 @@ struct InboxState<Action> {
 /// A buffer has one owner at a time: the inbox's lock while it collects pending entries or waits as the
 /// spare, then the drain on the tree's queue that took it, until it hands it back emptied. Its layout
 /// does not depend on `Action` (a reference and arrays of types the library knows), so the library's
-/// unspecialised code moves it and reads its fields without asking the runtime for its metadata.
+/// unspecialised code moves it and reads its fields without asking the runtime for its metadata. A call
+/// of one of its methods that is not inlined would pass that metadata, looked up per call: those that
+/// run per batch or per entry are inlined, and the delivery to a receiver is the storage's
+/// (``ActionStorage/deliverNext(for:)``).
 struct InboxBuffer<Action> {
     /// The capacity a buffer keeps across idle periods.
     static var retainedCapacity: Int { 1_024 }
