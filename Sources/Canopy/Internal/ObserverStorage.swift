@@ -208,19 +208,14 @@ final class ObserverStorage<State>: ManagedBuffer<ObserverStorageHeader, Observe
         return dead
     }
 
-    /// Calls the observers of `list`, a node's list borrowed from its box, with `state`, as
-    /// ``notify(_:)`` does. A list whose observers have all gone stays in its node: while it is empty,
-    /// `state` is not evaluated, so no state is made or copied for it.
-    // Safety: `list` comes from `StateNode.borrowedObserverList`: the node's box holds it, and observers
-    // cannot replace it while they run (every way back into the tree goes through the inbox), so it stays
-    // alive for the call.
+    /// Calls the observers with `state`, as ``notify(_:)`` does, if any is live. A list whose observers
+    /// have all gone stays in its node: while it is empty, `state` is not evaluated, so no state is made
+    /// or copied for it.
     @inlinable
     @inline(__always)
-    static func notify(_ list: Unmanaged<ObserverStorage>, _ state: @autoclosure () -> State) -> [Int]? {
-        list._withUnsafeGuaranteedRef { list in
-            guard list.withUnsafeMutablePointerToHeader({ $0.pointee.storedLive }) > 0 else { return nil }
-            return list.notify(state())
-        }
+    func notifyIfAnyLive(_ state: @autoclosure () -> State) -> [Int]? {
+        guard withUnsafeMutablePointerToHeader({ $0.pointee.storedLive }) > 0 else { return nil }
+        return notify(state())
     }
 
     /// Calls `observer` with `state`, if the slot holds one; `state` is evaluated only then.

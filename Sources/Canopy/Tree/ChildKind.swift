@@ -53,30 +53,27 @@ final class ChildKind<ParentState: Sendable, Local: Sendable, State: Sendable, A
             _ cell: borrowing Cell,
             _ cache: inout State,
             _ notifying: Bool,
-            // Safety: `list` is valid for the call only; `ChildNode.compose` says who owns it.
-            _ list: Unmanaged<ObserverStorage<State>>?
+            _ list: ObserverStorage<State>?
         ) -> [Int]?
 
     /// For a child without a cache (a leaf): makes its state as ``Make`` does and calls the observers with
     /// it, as ``Compose`` does.
-    // Safety: `list` as in `Compose`.
     @usableFromInline
     typealias ComposeUncached =
         @Sendable (
             _ parent: borrowing ParentState,
             _ cell: borrowing Cell,
-            _ list: Unmanaged<ObserverStorage<State>>?
+            _ list: ObserverStorage<State>?
         ) -> [Int]?
 
     /// Calls the observers with `state`, the child's cached state: those of `list` if the node has one,
     /// the one in the cell otherwise; returns the slots of those that answered `.dead`.
-    // Safety: `list` as in `Compose`.
     @usableFromInline
     typealias Notify =
         @Sendable (
             _ cell: borrowing Cell,
             _ state: borrowing State,
-            _ list: Unmanaged<ObserverStorage<State>>?
+            _ list: ObserverStorage<State>?
         ) -> [Int]?
 
     /// Runs `edit` on the observer in the cell (adding, finding, removing or moving it into a list).
@@ -137,29 +134,27 @@ extension ChildKind where State == (ParentState, Local) {
                     cell.withLock { (copy parent, $0.local) }
                 },
                 compose: { parent, cell, cache, notifying, list in
-                    // Safety: the child passes its list of observers, valid for the call
-                    // (`ChildNode.compose`).
                     // A list of observers is in the node's box, not in the cell: it is called after the
                     // lock, which keeps the lock's code small enough to be compiled into its caller.
+                    // The list is used through optional chaining, not bound: a binding copied it.
+                    let notifiesCell = notifying && list == nil
                     let dead = cell.withLock { cell in
                         cache = (copy parent, cell.local)
-                        return notifying && list == nil ? cell.observers.notify(cache) : nil
+                        return notifiesCell ? cell.observers.notify(cache) : nil
                     }
-                    guard notifying, let list else { return dead }
-                    return ObserverStorage.notify(list, cache)
+                    guard notifying, list != nil else { return dead }
+                    return list?.notifyIfAnyLive(cache)
                 },
                 composeUncached: { parent, cell, list in
-                    // Safety: as in `compose`.
                     // The observers get the pair as it is made.
-                    if let list {
-                        return ObserverStorage.notify(list, cell.withLock { (copy parent, $0.local) })
+                    if list != nil {
+                        return list?.notifyIfAnyLive(cell.withLock { (copy parent, $0.local) })
                     }
                     return cell.withLock { cell in cell.observers.notify((copy parent, cell.local)) }
                 },
                 notify: { cell, state, list in
-                    // Safety: as in `compose`.
-                    if let list {
-                        return ObserverStorage.notify(list, state)
+                    if list != nil {
+                        return list?.notifyIfAnyLive(state)
                     }
                     return cell.withLock { $0.observers.notify(state) }
                 },

@@ -156,15 +156,13 @@ final class ChildNode<ParentState: Sendable, Local: Sendable, State: Sendable, A
 
     /// Runs the kind's composition on the parent's cache and the cell, into `state`, the node's cached
     /// state (``ChildKind/compose``).
-    // Safety: `list` is this node's box's, which the node holds (see `withCacheAndObserverList`);
-    // the parent's cache exists (made when this child attached or by `refreshAncestors`, see
+    // The parent's cache exists (made when this child attached or by `refreshAncestors`, see
     // `composeAndNotify`) and is the parent's, which this node holds.
     @inline(__always)
     private func compose(
         into state: inout State,
         notifying: Bool,
-        // Safety: see the note above `compose`.
-        _ list: Unmanaged<ObserverStorage<State>>?
+        _ list: ObserverStorage<State>?
     ) -> [Int]? {
         parent.readCache { parentState in
             withKind { kind in kind.compose(parentState, cell, &state, notifying, list) }

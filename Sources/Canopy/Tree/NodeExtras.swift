@@ -40,8 +40,6 @@ final class NodeExtras<State: Sendable, Action: Sendable> {
 
     /// The node's observers once it has had two, or, for a node that keeps none inside itself (the root,
     /// a mapped node), one.
-    // Safety: queue-only, as `children`; read unretained (`StateNode.borrowedObserverList`) while observers
-    // run, which cannot replace it (every way back into the tree goes through the inbox).
     var observerList: ObserverStorage<State>?
 
     /// Where each observer is in `observerList`, once there are more than a few.

@@ -127,18 +127,21 @@ class StateNode<State: Sendable, Action: Sendable>: ActionNode<Action>, StoreHan
     /// On the queue, in a node other than the root: runs `body` with the node's cache, if it has one, and
     /// its list of observers, if it has one, then removes the observers in the slots `body` returns,
     /// which answered `.dead`.
-    ///
-    /// The list comes unretained: the box holds it, and nothing replaces it while observers run (every
-    /// way back into the tree from them goes through the inbox).
-    // Safety: the list is the box's, which the node holds and never replaces; `body` runs within this
-    // call, on the queue (asserted below), and observers cannot replace the list synchronously.
     @inline(__always)
     final func withCacheAndObserverList(
-        _ body: (StateCache<State>?, _ list: Unmanaged<ObserverStorage<State>>?) -> [Int]?
+        _ body: (StateCache<State>?, _ list: ObserverStorage<State>?) -> [Int]?
     ) {
         tree.assertOnQueue()
         assert(rootCache == nil, "Internal inconsistency: the root's cache is not in its box")
-        if let dead = body(stateExtras?.cache, borrowedObserverList) {
+        // A node without a list (most children: their observer is in their cell) passes a literal `nil`,
+        // which costs no release after the call.
+        let dead: [Int]?
+        if let list = stateExtras?.observerList {
+            dead = body(stateExtras?.cache, list)
+        } else {
+            dead = body(stateExtras?.cache, nil)
+        }
+        if let dead {
             removeDeadObservers(dead)
         }
     }
@@ -191,20 +194,9 @@ class StateNode<State: Sendable, Action: Sendable>: ActionNode<Action>, StoreHan
         // Checked first, so that a node that has no observer (a root whose stores only dispatch) does not
         // reach its cache at all. A list whose observers have all gone stays, and calls nothing while it
         // is empty.
-        guard let list = borrowedObserverList else { return }
-        guard let dead = readCache({ ObserverStorage.notify(list, $0) }) else { return }
+        guard let list = stateExtras?.observerList else { return }
+        guard let dead = readCache({ list.notifyIfAnyLive($0) }) else { return }
         removeDeadObservers(dead)
-    }
-
-    /// The node's list of observers, if it has one, unretained (see ``withCacheAndObserverList(_:)``).
-    // Safety: the box holds the list and the node the box; the list is replaced only by `addObserver` and
-    // compaction, on the queue and never while a caller of this uses the result.
-    final var borrowedObserverList: Unmanaged<ObserverStorage<State>>? {
-        @inline(__always) get {
-            // A read that calls nothing: the compiler borrows the box and the list, with no retain.
-            guard let list = stateExtras?.observerList else { return nil }
-            return .passUnretained(list)
-        }
     }
 
     /// On the queue: removes the observers in the `dead` slots, which answered `.dead`.
