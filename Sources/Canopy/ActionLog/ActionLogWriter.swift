@@ -66,8 +66,8 @@ final class ActionLogWriter<Action: Encodable & Sendable>: Sendable {
         let file = FileDescriptor(descriptor)
         self.init(
             name: path,
-            write: { data throws(ActionLogError) in try file.write(data, path: path) },
-            close: { file.close() }
+            write: { data throws(ActionLogError) in try file.writeAll(data, path: path) },
+            close: { file.closeOnce() }
         )
     }
 
@@ -227,14 +227,15 @@ private final class FileDescriptor: Sendable {
         self.descriptor = Atomic(descriptor)
     }
 
-    func write(_ data: Data, path: String) throws(ActionLogError) {
+    /// Writes all of `data`, in as many system calls as the system takes.
+    func writeAll(_ data: Data, path: String) throws(ActionLogError) {
         let descriptor = self.descriptor.load(ordering: .relaxed)
         guard descriptor >= 0 else { throw .io(path: path, reason: "the log is closed") }
         let failure: Int32? = data.withUnsafeBytes { bytes -> Int32? in
             // Safety: `bytes` is valid for the duration of this closure; only read.
             var offset = 0
             while offset < bytes.count {
-                let written = systemWrite(descriptor, bytes.baseAddress! + offset, bytes.count - offset)
+                let written = write(descriptor, bytes.baseAddress! + offset, bytes.count - offset)
                 if written < 0 {
                     if errno == EINTR { continue }
                     return errno
@@ -248,19 +249,10 @@ private final class FileDescriptor: Sendable {
         }
     }
 
-    func close() {
+    /// Closes the descriptor; later calls do nothing.
+    func closeOnce() {
         let descriptor = self.descriptor.exchange(-1, ordering: .relaxed)
         guard descriptor >= 0 else { return }
-        _ = systemClose(descriptor)
+        _ = close(descriptor)
     }
-}
-
-// The C library's `write` and `close`, which the methods of the same names above would hide.
-// Safety: `bytes` is passed straight to `write`, which reads `count` bytes of it during the call.
-private func systemWrite(_ descriptor: Int32, _ bytes: UnsafeRawPointer, _ count: Int) -> Int {
-    write(descriptor, bytes, count)
-}
-
-private func systemClose(_ descriptor: Int32) -> Int32 {
-    close(descriptor)
 }

@@ -117,12 +117,10 @@ extension JSONStreamBuffer {
         writeText(of: value)
     }
 
-    /// Writes `value`'s text straight into ``bytes``: `description` would make a `String` first.
-    private mutating func writeText(of value: some TextOutputStreamable) {
-        var target = ByteTarget(bytes: bytes)
-        bytes = []  // moved, not copied
-        value.write(to: &target)
-        bytes = target.bytes
+    /// Writes `value`'s shortest text that reads back as the same value. The text is a `String` stored
+    /// inline, with no allocation, for all but the longest numbers.
+    private mutating func writeText(of value: some BinaryFloatingPoint & CustomStringConvertible) {
+        bytes.append(contentsOf: value.description.utf8)
     }
 
     /// Writes `true` or `false`.
@@ -133,21 +131,5 @@ extension JSONStreamBuffer {
     /// Writes `null`.
     mutating func writeNull() {
         bytes.append(contentsOf: "null".utf8)
-    }
-}
-
-/// A text stream into a byte array. Floating-point numbers hand their digits to `_writeASCII`, the
-/// stream requirement the standard library uses for ASCII it formats itself; without it they would
-/// come through `write(_:)` as a `String`.
-private struct ByteTarget: TextOutputStream {
-    var bytes: [UInt8]
-
-    mutating func write(_ string: String) {
-        bytes.append(contentsOf: string.utf8)
-    }
-
-    // Safety: the standard library passes a buffer valid for the call; it is only copied from.
-    mutating func _writeASCII(_ buffer: UnsafeBufferPointer<UInt8>) {
-        bytes.append(contentsOf: buffer)
     }
 }
