@@ -44,6 +44,15 @@ public struct Equating<T>: Sendable {
         self.makeCheck = { projection.makeCheck(gate: $0, handler: $1) }
     }
 
+    /// An equating that compares a projection to an `Int` (a `Bool` counted as 0 or 1), whose dedup
+    /// check keeps the last projection in atomics and calls `project` as it is.
+    @inlinable
+    init(countedProjection project: @escaping @Sendable (T) -> Int) {
+        let projection = CountedProjection(project)
+        self.predicate = { projection.isDuplicate($0, $1) }
+        self.makeCheck = { projection.makeCheck(gate: $0, handler: $1) }
+    }
+
     /// Never treats a state as a duplicate: every state passes.
     public static var neverEqual: Equating<T> {
         Equating { _, _ in false }
@@ -71,6 +80,29 @@ public struct Equating<T>: Sendable {
     public static func keyPath<Value: Equatable & Sendable>(_ keyPath: any KeyPath<T, Value> & Sendable) -> Equating<T>
     {
         Equating(projection: { $0[keyPath: keyPath] })
+    }
+
+    /// Treats two states as duplicates when they agree at `keyPath`, an `Int`.
+    ///
+    /// The same as the generic `keyPath(_:)`; for an `Int` the check compares the values as they are read,
+    /// with nothing converted in between.
+    ///
+    /// - Parameter keyPath: The part of the state to compare.
+    /// - Returns: An equating that compares the values at `keyPath`.
+    @inlinable
+    public static func keyPath(_ keyPath: any KeyPath<T, Int> & Sendable) -> Equating<T> {
+        Equating(countedProjection: { $0[keyPath: keyPath] })
+    }
+
+    /// Treats two states as duplicates when they agree at `keyPath`, a `Bool`.
+    ///
+    /// The same as the generic `keyPath(_:)`; for a `Bool` the check compares the values as 0 or 1.
+    ///
+    /// - Parameter keyPath: The part of the state to compare.
+    /// - Returns: An equating that compares the values at `keyPath`.
+    @inlinable
+    public static func keyPath(_ keyPath: any KeyPath<T, Bool> & Sendable) -> Equating<T> {
+        Equating(countedProjection: { $0[keyPath: keyPath] ? 1 : 0 })
     }
 
     /// Treats two states as duplicates when every equating in `sequence` does.

@@ -27,7 +27,10 @@ final class EquatingProjection<State, Value: Equatable & Sendable>: Sendable {
     ///
     /// A projection to `Int` or `Bool`, the commonest, is remembered in atomics
     /// (``AtomicProjectionFilter``), which cost a load or two where a lock costs about 20 instructions;
-    /// any other, under a lock (``ProjectionFilter``).
+    /// any other, under a lock (``ProjectionFilter``). An equating made for an `Int` or a `Bool` key path
+    /// (`Equating.keyPath(_:)`'s overloads for them) has a ``CountedProjection`` instead, which makes the
+    /// atomic filter with its projection as it is; one that reaches here with such a projection wraps it in
+    /// a conversion.
     ///
     /// Each observer's closure has one capture, the filter, which is then the closure's context, so
     /// nothing more is allocated for it, and each call reads one pointer.
@@ -36,9 +39,14 @@ final class EquatingProjection<State, Value: Equatable & Sendable>: Sendable {
         gate: CallGate,
         handler: @escaping @Sendable (State) -> Void
     ) -> @Sendable (State) -> ObserverStatus {
-        if AtomicProjectionFilter<State, Value>.fits {
-            let filter = AtomicProjectionFilter(project: project, gate: gate, handler: handler)
-            return { filter.check($0) }
+        if Self.isCountable {
+            let project = self.project
+            let filter = AtomicProjectionFilter<State>(
+                project: { Self.count(project($0)) },
+                gate: gate,
+                handler: handler
+            )
+            return filter.observer
         }
         let filter = ProjectionFilter<State, Mutex<RememberedProjection<Value>>>(
             project: project,
@@ -46,5 +54,24 @@ final class EquatingProjection<State, Value: Equatable & Sendable>: Sendable {
             handler: handler
         )
         return { filter.check($0) }
+    }
+
+    /// Whether a `Value` can be kept as an `Int` (``count(_:)``): an `Int` or a `Bool`.
+    @inlinable
+    static var isCountable: Bool {
+        Value.self == Int.self || Value.self == Bool.self
+    }
+
+    /// `projection` as an `Int` that is equal for equal projections. The casts are to the type it is:
+    /// compiled for that type, where the equating is made, they cost nothing.
+    @inlinable
+    static func count(_ projection: Value) -> Int {
+        if let value = projection as? Int {
+            return value
+        }
+        if let value = projection as? Bool {
+            return value ? 1 : 0
+        }
+        preconditionFailure("Internal inconsistency: a \(Value.self) kept as an Int")
     }
 }

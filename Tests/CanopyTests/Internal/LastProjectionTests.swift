@@ -16,15 +16,18 @@ import Testing
     }
 
     @Test func intAndBoolProjectionsAreKeptInAtomicsAndOthersUnderALock() {
-        #expect(AtomicProjectionFilter<Sample, Int>.fits)
-        #expect(AtomicProjectionFilter<Sample, Bool>.fits)
-        #expect(!AtomicProjectionFilter<Sample, String>.fits)
-        #expect(!AtomicProjectionFilter<Sample, Int?>.fits)
+        #expect(EquatingProjection<Sample, Int>.isCountable)
+        #expect(EquatingProjection<Sample, Bool>.isCountable)
+        #expect(!EquatingProjection<Sample, String>.isCountable)
+        #expect(!EquatingProjection<Sample, Int?>.isCountable)
+        #expect(EquatingProjection<Sample, Int>.count(-7) == -7)
+        #expect(EquatingProjection<Sample, Bool>.count(false) == 0)
+        #expect(EquatingProjection<Sample, Bool>.count(true) == 1)
     }
 
     @Test func anAtomicFilterLetsTheFirstAndEveryChangeThrough() {
         let numbers = StateRecorder<Int>()
-        let numberFilter = AtomicProjectionFilter<Sample, Int>(project: \.number, gate: Self.openGate()) {
+        let numberFilter = AtomicProjectionFilter<Sample>(project: \.number, gate: Self.openGate()) {
             numbers.record($0.number)
         }
         for number in [0, 0, -1, 0, 0] {
@@ -32,9 +35,11 @@ import Testing
         }
         #expect(numbers.values == [0, -1, 0])
         let flags = StateRecorder<Bool>()
-        let flagFilter = AtomicProjectionFilter<Sample, Bool>(project: \.flag, gate: Self.openGate()) {
-            flags.record($0.flag)
-        }
+        let flagFilter = AtomicProjectionFilter<Sample>(
+            project: { $0.flag ? 1 : 0 },
+            gate: Self.openGate(),
+            handler: { flags.record($0.flag) }
+        )
         // `false` is remembered as a value, not taken for "nothing yet".
         for flag in [false, false, true, true] {
             #expect(flagFilter.check(Sample(flag: flag)) == .active)
@@ -45,7 +50,7 @@ import Testing
     @Test func anAtomicFilterAnswersDeadForAStateThatPassesOnceItsGateIsClosed() {
         let numbers = StateRecorder<Int>()
         let gate = Self.openGate()
-        let filter = AtomicProjectionFilter<Sample, Int>(project: \.number, gate: gate) { numbers.record($0.number) }
+        let filter = AtomicProjectionFilter<Sample>(project: \.number, gate: gate) { numbers.record($0.number) }
         #expect(filter.check(Sample(number: 1)) == .active)
         gate.cancel()
         #expect(filter.check(Sample(number: 1)) == .active)  // a duplicate is dropped before the gate

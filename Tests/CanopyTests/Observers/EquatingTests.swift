@@ -29,6 +29,28 @@ import Testing
         #expect(!sameTitle.predicate(Item(id: 1, title: "a"), Item(id: 1, title: "b")))
     }
 
+    /// `Int` and `Bool` key paths have overloads of their own, which compare the values as `Int`s.
+    @Test func intAndBoolKeyPathsCompareTheValueAtThePath() {
+        struct Counter: Sendable {
+            var count: Int
+            var isOn: Bool
+        }
+        let sameCount = Equating<Counter>.keyPath(\.count)
+        #expect(sameCount.predicate(Counter(count: -1, isOn: true), Counter(count: -1, isOn: false)))
+        #expect(!sameCount.predicate(Counter(count: 1, isOn: true), Counter(count: -1, isOn: true)))
+        let sameSwitch = Equating<Counter>.keyPath(\.isOn)
+        #expect(sameSwitch.predicate(Counter(count: 1, isOn: false), Counter(count: 2, isOn: false)))
+        #expect(!sameSwitch.predicate(Counter(count: 1, isOn: true), Counter(count: 1, isOn: false)))
+        let passed = StateRecorder<Bool>()
+        let check = sameSwitch.makeCheck!(CallGate(id: UUID(), host: nil, callingThread: CallingThread())) {
+            passed.record($0.isOn)
+        }
+        for isOn in [false, false, true, true, false] {
+            #expect(check(Counter(count: 0, isOn: isOn)) == .active)
+        }
+        #expect(passed.values == [false, true, false])
+    }
+
     @Test func asEquatableUsesEquality() {
         #expect(Equating<Item>.asEquatable.predicate(Item(id: 1, title: "a"), Item(id: 1, title: "a")))
         #expect(!Equating<Item>.asEquatable.predicate(Item(id: 1, title: "a"), Item(id: 1, title: "b")))
