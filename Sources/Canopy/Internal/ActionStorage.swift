@@ -63,15 +63,14 @@ final class ActionStorage<Action>: ManagedBuffer<LiveActions, Action> {
         }
     }
 
-    /// Hands the address of the first live action to `body`, which leaves the slot uninitialised (it
-    /// destroys the action or moves it out); the slot then counts as handled.
-    // Safety: the address is that of an initialised `Action`, valid only for `body`'s call (below).
+    /// Hands the first live action to `body`, which handles it (``InboxAction``) and so leaves the slot
+    /// uninitialised; the slot then counts as handled.
     @inline(__always)
-    func handOverNext(_ body: (UnsafeMutableRawPointer) -> Void) {
+    func handOverNext(_ body: (consuming InboxAction) -> Void) {
         withUnsafeMutablePointers { live, actions in
             // Safety: an initialised `Action`, valid for the call; `body` leaves it uninitialised, as the
             // range then says.
-            body(UnsafeMutableRawPointer(actions + live.pointee.first))
+            body(InboxAction(at: actions + live.pointee.first))
             live.pointee.first += 1
         }
     }
@@ -91,12 +90,12 @@ final class ActionStorage<Action>: ManagedBuffer<LiveActions, Action> {
         }
         guard let extras else {
             // A plain dispatch: no run to check, the default entry context, no completion.
-            handOverNext { _ = receiver.receiveAction(at: $0, entry: EntryContext()) }
+            handOverNext { _ = receiver.handle($0, entry: EntryContext()) }
             return
         }
         var outcome = ProcessOutcome.blocked
         if extras.run?.isCurrent ?? true {
-            handOverNext { outcome = receiver.receiveAction(at: $0, entry: extras.entry) }
+            handOverNext { outcome = receiver.handle($0, entry: extras.entry) }
         } else {
             dropNext()
         }

@@ -207,18 +207,13 @@ protocol TreeInbox: AnyObject, Sendable {
 /// handle of one, or an accepted action of a weak route (``AcceptedAction``). Each keeps its node alive
 /// while the entry holds it, so every action in the inbox reaches its node.
 protocol InboxReceiver: AnyObject, Sendable {
-    /// On the queue: handles the action at `action`, in place, as if dispatched to this node, and leaves
-    /// the slot uninitialised.
+    /// On the queue: handles `action`, the receiver's `Action`, in place, as if dispatched to this node.
     ///
     /// - Parameters:
-    ///   - action: Points at an initialised value of the receiver's `Action`, which is left
-    ///     uninitialised.
+    ///   - action: The action, in the drain's batch.
     ///   - entry: Where in the pipeline the action enters, and what caused it.
     /// - Returns: What became of the action.
-    // Safety: the pointer is a slot of the drain's batch, valid for the call; the receiver, whose `Action`
-    // is the type the entry was pushed with, destroys the value once handled, and the batch then counts
-    // the slot empty.
-    func receiveAction(at action: UnsafeMutableRawPointer, entry: EntryContext) -> ProcessOutcome
+    func handle(_ action: consuming InboxAction, entry: EntryContext) -> ProcessOutcome
 
 }
 

@@ -29,9 +29,8 @@ final class AcceptedAction<Action: Sendable>: InboxReceiver {
         return AcceptedAction(for: node)
     }
 
-    // Safety: the inbox hands this receiver only the action pushed with it, an `Action` of `node`'s type,
-    // which `node` moves out; `self`, held by the entry, keeps `node` alive for the call.
-    func receiveAction(at action: UnsafeMutableRawPointer, entry: EntryContext) -> ProcessOutcome {
-        node.receiveAction(at: action, entry: entry)
+    /// Hands the action to `node`, which `self`, held by the entry, keeps alive for the call.
+    func handle(_ action: consuming InboxAction, entry: EntryContext) -> ProcessOutcome {
+        node.handle(action, entry: entry)
     }
 }

@@ -172,13 +172,10 @@ class ActionNode<Action: Sendable>: TreeNode, InboxReceiver, @unchecked Sendable
         nil
     }
 
-    // Safety: the inbox hands this node only actions pushed for it, of its `Action` type.
-    final func receiveAction(at action: UnsafeMutableRawPointer, entry: EntryContext) -> ProcessOutcome {
-        // Safety: as above; the action is handled in place and then destroyed, so the inbox counts the
-        // slot empty.
-        let action = action.assumingMemoryBound(to: Action.self)
-        defer { _ = action.move() }  // destroyed (see `ActionStorage.handleNext`)
-        return tree.process(&action.pointee, at: self, entry: entry)
+    /// Processes the action in place, as an `Action` of this node's: the inbox hands a receiver only the
+    /// actions pushed for it.
+    final func handle(_ action: consuming InboxAction, entry: EntryContext) -> ProcessOutcome {
+        action.handle(as: Action.self) { tree.process(&$0, at: self, entry: entry) }
     }
 }
 

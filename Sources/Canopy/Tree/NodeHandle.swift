@@ -55,10 +55,9 @@ final class NodeHandle<State: Sendable, Action: Sendable>: StoreHandle, InboxRec
         node.push(action, through: self, entry: entry, outcome: completion.map(node.outcomeHandler))
     }
 
-    // Safety: the inbox hands this handle only actions pushed through it, of its node's `Action`,
-    // which the node moves out; the entry holds this handle, which holds the node, for the call.
-    func receiveAction(at action: UnsafeMutableRawPointer, entry: EntryContext) -> ProcessOutcome {
-        node.receiveAction(at: action, entry: entry)
+    /// Hands the action to the node, which this handle, held by the entry, keeps alive for the call.
+    func handle(_ action: consuming InboxAction, entry: EntryContext) -> ProcessOutcome {
+        node.handle(action, entry: entry)
     }
 
     @discardableResult

@@ -26,10 +26,9 @@ import Testing
         storage?.dropNext()
         storage?.dropNext()
         #expect(census.alive == 5)
-        var movedOut: Life?
-        storage?.handOverNext { movedOut = $0.assumingMemoryBound(to: Life.self).move() }
-        #expect(movedOut?.value == 5)
-        movedOut = nil
+        var handedOver: Int?
+        storage?.handOverNext { handedOver = $0.handle(as: Life.self) { $0.value } }
+        #expect(handedOver == 5)
         #expect(census.alive == 4)
         storage = nil
         #expect(census.alive == 0)
@@ -73,8 +72,8 @@ import Testing
             self.name = name
         }
 
-        func receiveAction(at action: UnsafeMutableRawPointer, entry: EntryContext) -> ProcessOutcome {
-            values.append(action.assumingMemoryBound(to: Life.self).move().value)
+        func handle(_ action: consuming InboxAction, entry: EntryContext) -> ProcessOutcome {
+            values.append(action.handle(as: Life.self) { $0.value })
             return .reduced
         }
     }

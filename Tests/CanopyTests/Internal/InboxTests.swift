@@ -14,8 +14,9 @@ import Testing
             self.name = name
         }
 
-        func receiveAction(at action: UnsafeMutableRawPointer, entry: EntryContext) -> ProcessOutcome {
-            received.append("\(name):\(action.assumingMemoryBound(to: Int.self).move())")
+        func handle(_ action: consuming InboxAction, entry: EntryContext) -> ProcessOutcome {
+            let value = action.handle(as: Int.self) { $0 }
+            received.append("\(name):\(value)")
             return .reduced
         }
 
@@ -129,8 +130,8 @@ import Testing
         // Safety: test-only; used on the test's thread, which runs the inbox's batches itself.
         var values: [Int] = []
 
-        func receiveAction(at action: UnsafeMutableRawPointer, entry: EntryContext) -> ProcessOutcome {
-            values.append(action.assumingMemoryBound(to: Tracked.self).move().value)
+        func handle(_ action: consuming InboxAction, entry: EntryContext) -> ProcessOutcome {
+            values.append(action.handle(as: Tracked.self) { $0.value })
             return .reduced
         }
     }
