@@ -719,7 +719,7 @@ final class StoreTree: @unchecked Sendable {
         } else if visit.pathIndex > 0 {
             let pathChild = walk.path[visit.pathIndex - 1]
             // Safety: a node on the path is alive while the action is processed (see `NodePath`).
-            if pathChild._withUnsafeGuaranteedRef(\.isAttached) {
+            if pathChild.takeUnretainedValue().isAttached {
                 return Visit(node: pathChild, parentChanged: false, pathIndex: visit.pathIndex - 1)
             }
         }
