@@ -114,7 +114,7 @@ final class AtomicProjectionFilter<State>: Sendable {
     /// type (see above).
     @usableFromInline
     var observer: @Sendable (State) -> ObserverStatus {
-        { self.check($0) }
+        check
     }
 
     /// Calls `handler` with `state`, through the gate, unless its projection equals the last projection
@@ -122,7 +122,8 @@ final class AtomicProjectionFilter<State>: Sendable {
     /// closed, `.active` otherwise.
     func check(_ state: State) -> ObserverStatus {
         let value = project(state)
-        if isSet.load(ordering: .relaxed), last.load(ordering: .relaxed) == value {
+        // The value first: a state that passes, which differs from the last one, skips the flag.
+        if last.load(ordering: .relaxed) == value, isSet.load(ordering: .relaxed) {
             return .active
         }
         last.store(value, ordering: .relaxed)
