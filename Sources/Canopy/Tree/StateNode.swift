@@ -126,7 +126,8 @@ class StateNode<State: Sendable, Action: Sendable>: ActionNode<Action>, StoreHan
 
     /// On the queue, in a node other than the root: runs `body` with the node's cache, if it has one, and
     /// its list of observers, if it has one, then removes the observers in the slots `body` returns,
-    /// which answered `.dead`.
+    /// which answered `.dead`. The list is held for the call: as far as the compiler can tell, an
+    /// observer could replace it.
     @inline(__always)
     final func withCacheAndObserverList(
         _ body: (StateCache<State>?, _ list: ObserverStorage<State>?) -> [Int]?
