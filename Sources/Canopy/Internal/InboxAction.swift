@@ -4,7 +4,8 @@
 /// The inbox keeps actions for receivers of every type in one storage of the tree's `Action`, and a
 /// receiver is reached through an existential that does not carry that type; a receiver names it when it
 /// handles the action (``handle(as:_:)``). Not copyable: a receiver that has handled the action no longer
-/// has it, so none can handle it twice or keep it past its call.
+/// has it, so none can handle it twice or keep it past its call; and one dropped without being handled,
+/// which would leave the action neither handled nor destroyed, stops a debug build in its `deinit`.
 struct InboxAction: ~Copyable {
     // Safety: the address of an initialised action in the live range of the drain's `ActionStorage`,
     // valid until the receiver's call returns (`ActionStorage.handOverNext(_:)`), whose type is the
@@ -28,6 +29,11 @@ struct InboxAction: ~Copyable {
         // standard library that destroys an array, about 20 instructions more. Not in a `defer`, which
         // became a function of its own, generic over the result too.
         _ = action.move()
+        discard self
         return result
+    }
+
+    deinit {
+        assertionFailure("Internal inconsistency: an inbox action was dropped without being handled")
     }
 }
