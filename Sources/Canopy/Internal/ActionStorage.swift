@@ -50,17 +50,11 @@ final class ActionStorage<Action>: ManagedBuffer<LiveActions, Action> {
         }
     }
 
-    /// Lends the first live action to `body`, which may change it in place, then destroys it.
+    /// Lends the first live action to `body`, which may change it in place, then destroys it, as a
+    /// receiver handles one (``InboxAction/handle(as:_:)``).
     @inline(__always)
     func handleNext(_ body: (inout Action) -> Void) {
-        withUnsafeMutablePointers { live, actions in
-            let slot = actions + live.pointee.first
-            body(&slot.pointee)
-            // Moved out to be destroyed: in unspecialised code, `deinitialize(count:)` is a call into the
-            // standard library that destroys an array, about 20 instructions more.
-            _ = slot.move()
-            live.pointee.first += 1
-        }
+        handOverNext { $0.handle(as: Action.self, body) }
     }
 
     /// Hands the first live action to `body`, which handles it (``InboxAction``) and so leaves the slot
