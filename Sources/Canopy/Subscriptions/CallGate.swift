@@ -124,8 +124,13 @@ extension CallGate: HandlerGate {
         host.enqueueRemoval(of: self)
     }
 
-    /// On the tree's queue: removes the observer from its node, if the node is still there.
-    func removeObserver() {
-        host?.ifInTree?.removeObserver(id: id)
+    /// On the tree's queue: removes the observer from its node, if the node is still there, leaving
+    /// its slot empty until the node's ``TreeNode/compactObservers()``.
+    ///
+    /// - Returns: The node, if the observer was removed from one.
+    func removeObserverLeavingSlot() -> TreeNode? {
+        guard let host = host?.ifInTree else { return nil }
+        host.removeObserver(id: id, compacting: false)
+        return host
     }
 }

@@ -31,12 +31,20 @@ struct CancelledGates: Sendable {
     }
 
     /// On the tree's queue: takes the batch and removes each gate's observer from its node.
+    ///
+    /// A node compacts its list once for a run of removals from it, not after each: the gates of one
+    /// node usually follow each other in the batch, and a list that many cancels empty was compacted
+    /// again and again on the way down, its index made again each time.
     func removeObservers() {
         // Taken under the lock, used after it: removing an observer releases what its handler captured,
         // which may run any code.
         let batch = gates.exchange([])
+        var host: TreeNode?
         for gate in batch {
-            gate.removeObserver()
+            guard let removedFrom = gate.removeObserverLeavingSlot(), removedFrom !== host else { continue }
+            host?.compactObservers()
+            host = removedFrom
         }
+        host?.compactObservers()
     }
 }

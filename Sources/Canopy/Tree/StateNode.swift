@@ -273,10 +273,16 @@ class StateNode<State: Sendable, Action: Sendable>: ActionNode<Action>, StoreHan
         stateExtras?.observerList?.live ?? withObserverInside { $0.live } ?? 0
     }
 
-    override final func removeObserver(id: UUID) {
+    override final func removeObserver(id: UUID, compacting: Bool) {
         tree.assertOnQueue()
         guard let slot = slot(of: id) else { return }
-        removeObserver(at: slot)
+        removeObserver(at: slot, compacting: compacting)
+    }
+
+    override final func compactObservers() {
+        tree.assertOnQueue()
+        compactObserversIfSparse()
+        detachIfUnused()
     }
 
     /// Up to this many observers, finding one scans the list (at most twice as many slots, since a list

@@ -346,8 +346,23 @@ class TreeNode: @unchecked Sendable {
     /// On the queue: calls the observers with the cached state, in subscription order.
     func notifyObservers() {}
 
-    /// On the queue: removes the observer with `id`, if the node has it. A node with state overrides it.
-    func removeObserver(id: UUID) {}
+    /// On the queue: removes the observer with `id`, if the node has it, and compacts the list of
+    /// observers if that leaves it sparse. A node with state overrides it.
+    ///
+    /// - Parameters:
+    ///   - id: The observer's id.
+    ///   - compacting: Whether to compact now. A batch of removals passes `false` to each, which leaves
+    ///     the slots where they are, and calls ``compactObservers()`` once after the last.
+    func removeObserver(id: UUID, compacting: Bool) {}
+
+    /// On the queue: removes the observer with `id`, if the node has it, and compacts the list if sparse.
+    final func removeObserver(id: UUID) {
+        removeObserver(id: id, compacting: true)
+    }
+
+    /// On the queue: after removals that did not compact, compacts the list of observers if sparse and
+    /// detaches the node if nobody listens to it any more. A node with state overrides it.
+    func compactObservers() {}
 
     /// From any thread: has the tree's queue remove the observer of `gate`, which was just closed, with
     /// those of the other gates cancelled meanwhile (``CancelledGates``).

@@ -138,4 +138,48 @@ import Testing
         }
         #expect(childObservers == 0)
     }
+
+    /// One batch that takes most observers of a root (enough to have an index) and every observer of its
+    /// child, moving between the two: each node compacts after each run of removals from it, the last
+    /// run included; the root's survivors are still called in subscription order, and the child, with
+    /// nobody listening, detaches.
+    @Test func aBatchAlternatingBetweenNodesKeepsOrderAndDetachesTheEmptiedChild() async {
+        let root = counter()
+        let child = root.with(0) { local, action in local -= action }
+        let rootOrder = StateRecorder<Int>()
+        let childRecorder = StateRecorder<Int>()
+        let rootSubscriptions = (0..<12).map { index in
+            root.subscribe(removeStateDuplicates: .keyPath(\.self)) { _ in rootOrder.record(index) }
+        }
+        let childSubscriptions = (0..<3).map { _ in
+            child.subscribe(removeStateDuplicates: .keyPath(\.1)) { childRecorder.record($0.1) }
+        }
+        _ = await rootOrder.waitFor(count: 12)
+        _ = await childRecorder.waitFor(count: 3)
+
+        let held = hold(root)
+        // The batch: root 0, child 0, root 1, child 1, then the root's others, then the child's last.
+        for index in 0..<12 where index % 4 != 3 {
+            rootSubscriptions[index].cancel()
+            if index < 2 {
+                childSubscriptions[index].cancel()
+            }
+        }
+        childSubscriptions[2].cancel()
+        #expect(root.handle.stateNode!.tree.cancelledGates.count == 12)
+        held.open()
+        root.dispatch(1)
+        await settle(root.queue)
+
+        #expect(rootOrder.values == Array(0..<12) + [3, 7, 11])
+        #expect(childRecorder.values == [0, 0, 0])
+        #expect(await observerCount(root) == 3)
+        let childIsAttached = await withCheckedContinuation { continuation in
+            root.queue.async {
+                continuation.resume(returning: child.handle.stateNode!.isAttached)
+            }
+        }
+        #expect(!childIsAttached, "a child that nobody listens to any more stayed attached")
+        withExtendedLifetime(rootSubscriptions) {}
+    }
 }
