@@ -2,16 +2,17 @@
 ///
 /// The list's reference is the tree's: a child is in the list only while it is attached, and it is taken
 /// out (``remove(_:)``) on the tree's queue as soon as it detaches or the last thing that keeps it goes
-/// (``TreeNode/link``). So the walk down reads children with no weak load and no reference counting:
-/// nothing but the queue removes a child, and the walk runs on the queue.
+/// (``TreeNode/link``).
 ///
 /// Removing leaves an empty slot, so no other child moves; each child knows its slot
-/// (``TreeNode/listSlot``), so removal is O(1). The list is compacted once half of it is empty. The walk
-/// reads a slot at a time by index (``child(at:)``), so a child's observers may empty slots, or the whole
-/// list, while the walk goes through it.
+/// (``TreeNode/listSlot``), so removal is O(1). The list is compacted once half of it is empty, only
+/// when a child is added, which never happens during a walk. The walk down reads the slots as they are
+/// when it comes to the node (``slots``, one reference to the array's block) and borrows each child from
+/// them; a child's observers may empty slots of the list, or the whole list, meanwhile, which then
+/// copies its block, and the walk skips the children that are no longer attached.
 struct ChildList: ~Copyable {
     /// The children, each held by its entry, and `nil` in the slots of those removed.
-    private var entries: [TreeNode?] = []
+    private var entries: ContiguousArray<TreeNode?> = []
     /// The number of non-`nil` entries.
     private var live = 0
 
@@ -19,17 +20,9 @@ struct ChildList: ~Copyable {
 
     var isEmpty: Bool { live == 0 }
 
-    /// The number of slots, empty or not: the slots to read are `0..<slotCount`.
-    var slotCount: Int { entries.count }
-
-    /// The child in `slot`, or `nil` where one was removed.
-    // Safety: unretained: the list holds the child while it is in it, and only the queue, which runs
-    // the walk that reads it, removes it.
-    @inline(__always)
-    func child(at slot: Int) -> Unmanaged<TreeNode>? {
-        guard let child = entries[slot] else { return nil }
-        return .passUnretained(child)
-    }
+    /// The slots as they are now, each child held: what the walk down reads. Removals made meanwhile
+    /// (a child's observers may detach its siblings) empty the list's own slots, not these.
+    var slots: ContiguousArray<TreeNode?> { entries }
 
     /// Adds `child`, which has just attached, and holds it; sets its ``TreeNode/listSlot``.
     ///
@@ -67,7 +60,7 @@ struct ChildList: ~Copyable {
 
     /// Moves the children to the front, in order, and gives each its new slot.
     private mutating func compact() {
-        var kept: [TreeNode?] = []
+        var kept: ContiguousArray<TreeNode?> = []
         kept.reserveCapacity(Swift.max(4, live * 2))
         for case let child? in entries {
             child.listSlot = Int32(truncatingIfNeeded: kept.count)

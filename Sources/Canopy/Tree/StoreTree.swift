@@ -745,33 +745,48 @@ final class StoreTree: @unchecked Sendable {
         countingObservers: Bool
     ) {
         if countingObservers {
-            visitChildrenCountingObservers(of: node, visit, walk: &walk, notified: &notified)
+            visitChildrenCountingObservers(node.childSlots, of: node, visit, walk: &walk, notified: &notified)
         } else {
-            visitChildren(of: node, visit, walk: &walk)
+            visitChildren(node.childSlots, of: node, visit, walk: &walk)
         }
     }
 
     /// The loop without counting observers. Not inlined, nor is the other copy: kept out of the visit of
-    /// every node, they let the compiler inline that visit into the walk's loop.
+    /// every node, they let the compiler inline that visit into the walk's loop. Each takes the slots
+    /// as an argument, which it borrows for the call: its children are then visited where they are, with
+    /// no reference counting (read from slots held in a local, each child was retained around its visit).
     @inline(never)
-    private func visitChildren(of node: TreeNode, _ visit: Visit, walk: inout Walk) {
+    private func visitChildren(
+        _ children: ContiguousArray<TreeNode?>,
+        of node: TreeNode,
+        _ visit: Visit,
+        walk: inout Walk
+    ) {
         var notified = 0
-        walkChildren(of: node, visit, walk: &walk, notified: &notified, countingObservers: false)
+        walkChildren(children, of: node, visit, walk: &walk, notified: &notified, countingObservers: false)
     }
 
     /// The loop counting the observers it calls, for diagnostics.
     @inline(never)
     private func visitChildrenCountingObservers(
+        _ children: ContiguousArray<TreeNode?>,
         of node: TreeNode,
         _ visit: Visit,
         walk: inout Walk,
         notified: inout Int
     ) {
-        walkChildren(of: node, visit, walk: &walk, notified: &notified, countingObservers: true)
+        walkChildren(children, of: node, visit, walk: &walk, notified: &notified, countingObservers: true)
     }
 
+    /// Visits the leaves among `children`, the slots of `node`'s list as they were when the loop began,
+    /// from slot `visit.nextChild` on, up to the first child with children of its own, which it puts on
+    /// the walk's stack, with the rest of the slots below it.
+    ///
+    /// The children's own visits may empty slots of the list, or all of it: a child taken out of the list
+    /// meanwhile is no longer attached, and is skipped.
     @inline(__always)
     private func walkChildren(
+        _ children: ContiguousArray<TreeNode?>,
         of node: TreeNode,
         _ visit: Visit,
         walk: inout Walk,
@@ -779,36 +794,44 @@ final class StoreTree: @unchecked Sendable {
         countingObservers: Bool
     ) {
         let pathChildIndex = visit.pathIndex - 1
-        // The one child on the action's path, if the path goes on below `node`.
-        let pathChild = pathChildIndex >= 0 ? walk.path[pathChildIndex].toOpaque() : nil
-        // The count is read again for each slot: the children's own visits may empty slots, or the list.
-        var slot = Int(visit.nextChild)
-        while slot < node.childSlotCount {
-            let entry = node.child(at: slot)
-            slot += 1
-            guard let child = entry else { continue }
-            let pathIndex = child.toOpaque() == pathChild ? pathChildIndex : -1
-            // Safety: the child is in the list, which holds it (see `publishDown`).
-            let isLeaf = child._withUnsafeGuaranteedRef { child in
-                guard !child.hasChildren else { return false }
+        // The one child on the action's path, if the path goes on below `node`; otherwise `node` itself,
+        // which is none of its children.
+        let pathChild = ObjectIdentifier(
+            pathChildIndex >= 0 ? walk.path[pathChildIndex].takeUnretainedValue() : node
+        )
+        var parentSlot = -1
+        var parentPathIndex = -1
+        // The slots end where the list ended when it was read; it may have been emptied since `visit` was
+        // put on the stack.
+        leaves: for slot in Swift.min(Int(visit.nextChild), children.count)..<children.count {
+            // A switch borrows the child in place: a binding (`if let`) copies it, which retains and
+            // releases it around its visit. Nothing in this loop may release an object either (pushing
+            // onto the stack may free its old block): the compiler then retains each child too.
+            switch children[slot] {
+            case .some(let child) where child.isAttached:
+                let pathIndex = ObjectIdentifier(child) == pathChild ? pathChildIndex : -1
+                if child.hasChildren {
+                    parentSlot = slot
+                    parentPathIndex = pathIndex
+                    break leaves
+                }
                 // A leaf's visit goes no further: the path, if it went on below the leaf, would go
                 // through an attached child.
                 _ = child.visit(parentChanged: true, onPath: pathIndex >= 0)
                 if countingObservers {
                     notified += child.observerCount
                 }
-                return true
-            }
-            if !isLeaf {
-                if slot < node.childSlotCount {
-                    // Only if more slots follow: the last child of every level of a deep chain would
-                    // otherwise leave an entry on the stack, for nothing.
-                    walk.stack.append(Visit(children: .passUnretained(node), pathIndex: visit.pathIndex, from: slot))
-                }
-                walk.stack.append(Visit(node: child, parentChanged: true, pathIndex: pathIndex))
-                return
+            default:
+                continue
             }
         }
+        guard parentSlot >= 0, let parent = children[parentSlot] else { return }
+        if parentSlot + 1 < children.count {
+            // Only if more slots follow: the last child of every level of a deep chain would otherwise
+            // leave an entry on the stack, for nothing.
+            walk.stack.append(Visit(children: .passUnretained(node), pathIndex: visit.pathIndex, from: parentSlot + 1))
+        }
+        walk.stack.append(Visit(node: .passUnretained(parent), parentChanged: true, pathIndex: parentPathIndex))
     }
 
     /// The scratch space of one action's walks, reused from one action to the next.

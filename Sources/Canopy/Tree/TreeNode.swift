@@ -295,19 +295,10 @@ class TreeNode: @unchecked Sendable {
         @inline(__always) get { extras?.children.isEmpty == false }
     }
 
-    /// On the queue: the number of slots of the node's list of attached children, 0 when it has none
-    /// (``ChildList/slotCount``). Read again for each slot: the children's observers may empty the list.
-    final var childSlotCount: Int {
-        @inline(__always) get { extras?.children.slotCount ?? 0 }
-    }
-
-    /// On the queue: the child in `slot` of the node's list, below ``childSlotCount``, or `nil` where one
-    /// was removed.
-    // Safety: unretained: the list holds the child while it is in it.
-    @inline(__always)
-    final func child(at slot: Int) -> Unmanaged<TreeNode>? {
-        // `slot < childSlotCount`, so the node has a box.
-        extras!.children.child(at: slot)
+    /// On the queue: the slots of the node's list of attached children as they are now
+    /// (``ChildList/slots``), empty when it has none.
+    final var childSlots: ContiguousArray<TreeNode?> {
+        @inline(__always) get { extras?.children.slots ?? [] }
     }
 
     // MARK: Overridden by the typed nodes
@@ -416,12 +407,9 @@ class TreeNode: @unchecked Sendable {
     final func refreshCachesBelow() {
         var parents: [TreeNode] = [self]
         while let parent = parents.popLast() {
-            var slot = 0
-            while slot < parent.childSlotCount {
-                // Safety: the child is in the list, which holds it.
-                let entry = parent.child(at: slot)
-                slot += 1
-                guard let child = entry?.takeUnretainedValue(), child.hasCurrentCache else { continue }
+            // A child's recompute may detach its siblings: the slots as they were are read, and a child
+            // taken out meanwhile is no longer attached.
+            for case let child? in parent.childSlots where child.isAttached && child.hasCurrentCache {
                 child.recompute(makingCache: false)
                 if child.hasChildren {
                     parents.append(child)

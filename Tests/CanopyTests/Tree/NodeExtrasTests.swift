@@ -24,10 +24,7 @@ import Testing
         let node = store.handle.stateNode!
         return await withCheckedContinuation { continuation in
             store.queue.async {
-                var children = 0
-                for slot in 0..<node.childSlotCount where node.child(at: slot) != nil {
-                    children += 1
-                }
+                let children = node.childSlots.count { $0 != nil }
                 continuation.resume(
                     returning: Seen(
                         hasBox: node.hasExtras,

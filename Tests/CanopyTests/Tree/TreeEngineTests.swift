@@ -290,6 +290,27 @@ import Testing
         withExtendedLifetime(b1) {}
     }
 
+    @Test func aListEmptiedWhileTheRestOfItWaitsOnTheWalksStackEndsThere() async {
+        // The root's list holds `a`, then the empty slot `b` left when its observer went at once. The walk
+        // goes below `a` with the rest of the root's list on its stack; `a1`'s going takes `a` out with it,
+        // which empties the root's list before the walk comes back to it.
+        let log = StateRecorder<String>()
+        let root = StateStore<Int, Int>(0) { state, action in state += action }
+        let a = root.with(0) { _, _ in }
+        let a1 = a.with(0) { _, _ in }
+        let b = root.with(0) { _, _ in }
+        Self.observe(a1, as: "a1", in: log, dyingAfter: 2)
+        Self.observe(b, as: "b", in: log, dyingAfter: 1)
+        _ = await log.waitFor(count: 2)
+        #expect(await isAttached(b) == false)
+
+        await root.send(1)
+        #expect(log.values == ["a1", "b", "a1"])
+        #expect(await isAttached(a) == false)
+        #expect(await root.send(1) == 2)
+        withExtendedLifetime((a1, b)) {}
+    }
+
     /// Subscribes an observer that logs `name` on each call and says it is done after `calls` calls.
     private static func observe<State>(
         _ store: StateStore<State, Int>,
