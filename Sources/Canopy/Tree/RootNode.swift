@@ -82,7 +82,7 @@ final class RootNode<State: Sendable, Action: Sendable>: StateNode<State, Action
     private func reduce(with reducer: Reducer<State, Action>, _ action: Action) {
         // Not bound with `if let`: the binding copies the check, a retain and a release per action, where
         // the optional chain borrows the node's `let`.
-        if tree.isListenedTo, changeCheck != nil {
+        if tree.queueState.isListenedTo, changeCheck != nil {
             lastChanged = modifyCache { changeCheck?.reduce(&$0, action, reducer) } ?? true
         } else {
             // `lastChanged` stays `true` (it only turns `false` in the branch above): without `==`

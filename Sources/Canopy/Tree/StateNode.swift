@@ -455,7 +455,7 @@ class StateNode<State: Sendable, Action: Sendable>: ActionNode<Action>, StoreHan
                 return { action, entry, run in receiver.send(action, entry: entry, run: run) }
             },
             ownerDepth: depth,
-            causes: { tree.currentCauses },
+            causes: { tree.queueState.currentCauses },
             queue: tree.queue,
             scheduler: tree.scheduler,
             tasks: tree.tasks,
@@ -464,7 +464,7 @@ class StateNode<State: Sendable, Action: Sendable>: ActionNode<Action>, StoreHan
                 // Called by a middleware, on the queue: the new action is caused by the current one.
                 handle.dispatch(
                     action,
-                    entry: EntryContext(middlewareStart: start, causes: tree.currentCauses),
+                    entry: EntryContext(middlewareStart: start, causes: tree.queueState.currentCauses),
                     completion: nil
                 )
             },

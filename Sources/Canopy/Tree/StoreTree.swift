@@ -22,21 +22,10 @@ import Foundation
 ///
 /// Every kind of work goes through here: dispatches to any node, effect results (their actions carry
 /// the run, checked right before reducing), `send`, async action results and subscriptions.
-// Safety: shared across threads though the compiler cannot check it: the `let`s are set in `init` and never
-// change, and the `var`s are confined to `queue` as the note below details (`rootReference` excepted: written
-// once in the root's `init`, before any other thread can see the tree, then only read).
-final class StoreTree: @unchecked Sendable {
-    // Safety: every `var` below (`spareWalk`, `pendingDrops`, `isProcessing`, `isListenedTo`, `hasMiddleware`,
-    // `cycleDetector`, `currentCauses`, `currentTarget`, `attachments`) is read and written only on
-    // `queue` (and `attachments` in `deinit`, when nothing else holds the tree): by the drain and what it
-    // calls, by work items it runs, and by nodes' queue-only members
-    // (`TreeNode.listenersChanged`, `StateNode.use`). The drain checks the queue in every build, the
-    // accessors in debug builds. `process` is never entered again while it runs: reducers, observers and
-    // middleware cannot reach it synchronously, because every way to dispatch or subscribe goes through
-    // the inbox; only `reduceUp` calls itself, once per `map(actions:)` translation on the path, and it
-    // only appends to the path it is handed. The `let`s never change. No access to a `var` spans a call to
-    // other code (what the walks use is moved out first: `takeWalk()`, `take(_:)`), so the compiler
-    // proves them exclusive, with no runtime check and none switched off.
+///
+/// Everything the tree keeps is a `let` of a `Sendable` type, which the compiler checks; what the queue
+/// changes as it works is in one object of its own, ``queueState``, which only the queue touches.
+final class StoreTree: Sendable {
     let queue: DispatchQueue
     let scheduler: any DelayScheduler
     let inbox: any TreeInbox
@@ -53,66 +42,17 @@ final class StoreTree: @unchecked Sendable {
     let diagnostics: (any StoreDiagnostics)?
     /// The gates of cancelled subscriptions whose observers wait to be removed, in one batch.
     let cancelledGates = CancelledGates()
-    /// Whether some node of the tree has middleware (then `process` runs the middleware stage).
-    // Safety: written by `middlewareAttached` (which asserts the queue), read by `process`: on the queue only.
-    private(set) var hasMiddleware = false
-    /// Whether some node of the tree has middleware that does more than observe, that is, that may
-    /// change, block or fail an action, or let it go later (then `process` runs the whole stage).
-    // Safety: as `hasMiddleware`: written by `middlewareAttached`, read by `process`, on the queue only.
-    private var someMiddlewareActs = false
+    /// What the tree's queue changes as it works: the engine's flags, the walks' scratch space, the nodes
+    /// waiting to leave the tree (``TreeQueueState``).
+    let queueState: TreeQueueState
     /// Whether the tree has diagnostics or cycle detection (then `process` runs the supervised path).
     /// Decided once: testing the optional existential `diagnostics` copies it, for each action.
     private let isWatched: Bool
     /// Whether `diagnostics` is set, for the same reason.
     private let hasDiagnostics: Bool
-    /// Whether `cycleDetector` is set, for the same reason; read on every dispatch from a node, so that
+    /// Whether cycle detection is on, for the same reason; read on every dispatch from a node, so that
     /// following causes costs nothing more when cycle detection is off.
     let detectsCycles: Bool
-    /// Counts actions by kind and follows causes, when cycle detection is on.
-    // Safety: set in `init`; after it, used only by `recordCause` during `process`, on the queue.
-    private var cycleDetector: CycleDetector?
-    /// While an action is processed with cycle detection on: the kinds of its causes, then its own.
-    // Safety: written by `recordCause` and reset by `processSupervised`, on the queue; read by middleware
-    // on the queue, and by `causesOfDispatchNow` only when `drainingThread.isCurrent`, that is on the queue.
-    private(set) var currentCauses: [String]?
-    /// While an action goes through the middleware stage: the node it was sent to (unretained; the
-    /// caller of `process` holds it).
-    // Safety: set to a node only for the middleware stage (`tap`, `middlewareStage`) and back to `nil` right
-    // after, on the queue; the caller of `process` holds that node meanwhile, so the unretained reference is live.
-    private var currentTarget: Unmanaged<TreeNode>?
-    /// The scratch space of the walks up and down (``Walk``), kept between actions so its storage is
-    /// reused. Each action moves it out (``takeWalk()``) and back: the walks use it as a local value,
-    /// whose accesses the compiler checks statically, and every access to this field is a plain move.
-    /// `nil` only while an action is being processed.
-    // Safety: used only by `reduceAndPublish`, on the queue; `process` cannot be entered again while it
-    // runs (the note above), and if it were, `takeWalk()` would trap on the `nil`.
-    private var spareWalk: Walk? = Walk()
-    // Safety: read and written only by `reduceAndPublish`, on the queue (its debug precondition traps a
-    // nested call, which the note above rules out).
-    private var isProcessing = false
-    #if DEBUG
-    /// Whether the walk down is running: no node attaches meanwhile (attaching happens in work items,
-    /// between actions), so a walk sees the tree it started with. Checked in debug builds only.
-    private(set) var isWalkingDown = false
-    #endif
-    /// Whether the root has listeners, that is whether anything in the tree does: kept by the root
-    /// (``TreeNode/listenersChanged()``) so that `process` need not reach the root for each action.
-    // Safety: written by the root's `listenersChanged` and read by `process` and the root's reducer, all on the
-    // queue (`listenersChanged` is queue-only, see `TreeNode`).
-    var isListenedTo = false
-    /// Nodes that nothing keeps any more, held until they are taken out of the tree after the current
-    /// inbox entry (``settleDrops()``).
-    // Safety: appended to by `dropAfterCurrentEntry` and emptied by `settleDrops`, both during the drain on
-    // the queue.
-    private var pendingDrops: [TreeNode] = []
-    /// The root node, `unowned`: the root holds the tree, and every other node holds the root (through
-    /// its ancestors), so the root is alive whenever a node asks for it (were it not, reading it would
-    /// trap). Set once, by the root's `init`, before the tree is shared; then only read, from any thread.
-    private unowned var rootReference: TreeNode?
-    /// What other modules of the package keep per tree, by type (``attachment(_:)``).
-    // Safety: read and written through `attachment(ifPresent:)`/`attachment(_:)` (which assert the queue), and
-    // in `deinit`, when no other reference to the tree is left.
-    private var attachments: [ObjectIdentifier: any TreeAttachment] = [:]
 
     /// How many batches one drain runs before it lets other work on the queue run.
     static var batchesPerTurn: Int { 64 }
@@ -130,39 +70,39 @@ final class StoreTree: @unchecked Sendable {
         self.inbox = inbox
         self.tasks = TaskRegistry(queue: queue, scheduler: scheduler, diagnostics: diagnostics)
         self.diagnostics = diagnostics
-        self.cycleDetector = cycleDetection.isEnabled ? CycleDetector(cycleDetection) : nil
+        self.queueState = TreeQueueState(cycleDetector: cycleDetection.isEnabled ? CycleDetector(cycleDetection) : nil)
         self.hasDiagnostics = diagnostics != nil
         self.detectsCycles = cycleDetection.isEnabled
         self.isWatched = diagnostics != nil || cycleDetection.isEnabled
     }
 
     /// The limits the tree was made with. Read it only before the first action, or on the queue.
-    var cycleDetection: CycleDetection { cycleDetector?.configuration ?? .off }
+    var cycleDetection: CycleDetection { queueState.cycleDetector?.configuration ?? .off }
 
     /// In the root's `init`, before the tree is shared: records the root.
     func setRoot(_ root: TreeNode) {
-        precondition(rootReference == nil, "Internal inconsistency: a tree was given a second root")
-        rootReference = root
+        precondition(queueState.rootReference == nil, "Internal inconsistency: a tree was given a second root")
+        queueState.rootReference = root
     }
 
     /// On the queue: a node's middleware was attached or rebuilt; `onlyObserves` says whether all of it
     /// only observes (``NodeMiddleware/onlyObserves``).
     func middlewareAttached(onlyObserves: Bool) {
         assertOnQueue()
-        hasMiddleware = true
+        queueState.hasMiddleware = true
         if !onlyObserves {
-            someMiddlewareActs = true
+            queueState.someMiddlewareActs = true
         }
     }
 
     /// The root node. Asked by nodes only, each of which keeps the root alive.
     var root: TreeNode {
-        rootReference!
+        queueState.rootReference!
     }
 
     deinit {
         tasks.cancelAll()
-        for attachment in attachments.values {
+        for attachment in queueState.attachments.values {
             attachment.treeWillEnd()
         }
     }
@@ -170,7 +110,7 @@ final class StoreTree: @unchecked Sendable {
     /// On the queue: the tree's attachment of type `A`, if it has one.
     func attachment<A: TreeAttachment>(ifPresent _: A.Type) -> A? {
         assertOnQueue()
-        return attachments[ObjectIdentifier(A.self)] as? A
+        return queueState.attachments[ObjectIdentifier(A.self)] as? A
     }
 
     /// On the queue: the tree's attachment of type `A`, made by `make` the first time.
@@ -179,7 +119,7 @@ final class StoreTree: @unchecked Sendable {
             return existing
         }
         let made = make()
-        attachments[ObjectIdentifier(A.self)] = made
+        queueState.attachments[ObjectIdentifier(A.self)] = made
         return made
     }
 
@@ -223,18 +163,18 @@ final class StoreTree: @unchecked Sendable {
     func dropAfterCurrentEntry(_ node: TreeNode) {
         // Moved out and back, so that the append, which may grow the array, runs outside any access to
         // the field.
-        var drops = Self.take(&pendingDrops)
+        var drops = Self.take(&queueState.pendingDrops)
         drops.append(node)
-        swap(&drops, &pendingDrops)
+        swap(&drops, &queueState.pendingDrops)
     }
 
     /// On the queue, between two inbox entries: takes out of the tree the nodes let go of during the
     /// entry, and lets go of them. Freeing one may let go of its parent, which joins the list.
     @inline(__always)
     func settleDrops() {
-        while !pendingDrops.isEmpty {
+        while !queueState.pendingDrops.isEmpty {
             // Nodes let go of meanwhile join the field again, for the next round.
-            var drops = Self.take(&pendingDrops)
+            var drops = Self.take(&queueState.pendingDrops)
             while let node = drops.popLast() {
                 node.dropFromTree()
             }
@@ -259,7 +199,7 @@ final class StoreTree: @unchecked Sendable {
         at node: ActionNode<Action>,
         entry: EntryContext = EntryContext()
     ) -> ProcessOutcome {
-        if hasMiddleware || isWatched {
+        if queueState.hasMiddleware || isWatched {
             if isWatched {
                 return processSupervised(&action, at: node, entry: entry)
             }
@@ -267,7 +207,7 @@ final class StoreTree: @unchecked Sendable {
             // none of the stage's bookkeeping. Otherwise the stage runs here too, in the drain: with the
             // action in its slot and the async action's cast out of line, it needs no stack of its own,
             // and a call of its own cost about 35 instructions an action.
-            if someMiddlewareActs || !observeOnly(action, at: node, entry: entry),
+            if queueState.someMiddlewareActs || !observeOnly(action, at: node, entry: entry),
                 let stopped = middlewareStage(&action, at: node, entry: entry)
             {
                 return stopped
@@ -345,7 +285,7 @@ final class StoreTree: @unchecked Sendable {
     /// `target`.
     @inline(__always)
     private func tap<Action>(_ holder: ActionNode<Action>, _ action: Action, sentTo target: ActionNode<Action>) {
-        currentTarget = .passUnretained(target)
+        queueState.currentTarget = .passUnretained(target)
         // Safety: `hasMiddleware` said `holder` has middleware; `process`'s caller holds `target`, and thus
         // `holder` (the target or an ancestor), whose box holds it (see `attachedMiddleware`).
         holder.attachedMiddleware._withUnsafeGuaranteedRef { middleware in
@@ -357,7 +297,7 @@ final class StoreTree: @unchecked Sendable {
                 middleware.observe(action)
             }
         }
-        currentTarget = nil
+        queueState.currentTarget = nil
     }
 
     /// On the queue: runs the middleware stage for `action`, sent to `node`, with `node` as the current
@@ -369,9 +309,9 @@ final class StoreTree: @unchecked Sendable {
         at node: ActionNode<Action>,
         entry: EntryContext
     ) -> ProcessOutcome? {
-        currentTarget = .passUnretained(node)
+        queueState.currentTarget = .passUnretained(node)
         let result = runMiddleware(&action, at: node, entry: entry)
-        currentTarget = nil
+        queueState.currentTarget = nil
         switch result {
         case .forwarded:
             return nil
@@ -389,11 +329,11 @@ final class StoreTree: @unchecked Sendable {
         entry: EntryContext
     ) -> ProcessOutcome {
         recordCause(of: action, at: node, causes: entry.causes)
-        defer { currentCauses = nil }
+        defer { queueState.currentCauses = nil }
         if hasDiagnostics {
             diagnostics?.record(.received(store: node.storeID, action: String(describing: action)))
         }
-        if hasMiddleware, let stopped = middlewareStage(&action, at: node, entry: entry) {
+        if queueState.hasMiddleware, let stopped = middlewareStage(&action, at: node, entry: entry) {
             return stopped
         }
         guard hasDiagnostics, let diagnostics else {
@@ -420,14 +360,14 @@ final class StoreTree: @unchecked Sendable {
         countingObservers: Bool = false
     ) -> Int {
         #if DEBUG
-        precondition(!isProcessing, "Internal inconsistency: an action was reduced while another one was")
-        isProcessing = true
-        defer { isProcessing = false }
+        precondition(!queueState.isProcessing, "Internal inconsistency: an action was reduced while another one was")
+        queueState.isProcessing = true
+        defer { queueState.isProcessing = false }
         #endif
         var notified = 0
         // The path is recorded, and the walk's scratch space taken, only when something listens, that
         // is when the walk down will read them.
-        if isListenedTo {
+        if queueState.isListenedTo {
             var walk = takeWalk()
             reduceUp(action, from: node, path: &walk.path)
             notified = publishDown(&walk, countingObservers: countingObservers)
@@ -448,7 +388,7 @@ final class StoreTree: @unchecked Sendable {
     /// On the queue: whether `node` is the node the action in the middleware stage was sent to.
     @inline(__always)
     func isCurrentTarget(_ node: ObjectIdentifier) -> Bool {
-        guard let currentTarget else { return false }
+        guard let currentTarget = queueState.currentTarget else { return false }
         // Compared by address, without touching the node: an `ObjectIdentifier` is its object's address.
         // Taken as a strong reference, the node cost the recorder a retain and a release per action.
         let isCurrent = UInt(bitPattern: currentTarget.toOpaque()) == UInt(bitPattern: node)
@@ -463,7 +403,7 @@ final class StoreTree: @unchecked Sendable {
     func currentTargetID() -> StoreID? {
         // Safety: set only for the duration of the middleware stage, while `process`'s caller holds
         // the node, so it is alive when taken here as a strong reference.
-        currentTarget?.takeUnretainedValue().storeID
+        queueState.currentTarget?.takeUnretainedValue().storeID
     }
 
     /// On the queue: runs the middleware of `node` and of its ancestors that take the same actions,
@@ -553,7 +493,7 @@ final class StoreTree: @unchecked Sendable {
     /// takes `Action`s.
     func currentRoute<Action>(_: Action.Type) -> WeakReceiver<Action>? {
         // Safety: as in `currentTargetID()`.
-        guard let target = currentTarget?.takeUnretainedValue() as? ActionNode<Action> else { return nil }
+        guard let target = queueState.currentTarget?.takeUnretainedValue() as? ActionNode<Action> else { return nil }
         return WeakReceiver(target)
     }
 
@@ -563,18 +503,18 @@ final class StoreTree: @unchecked Sendable {
     /// the action starts a chain of its own.
     var causesOfDispatchNow: [String]? {
         guard detectsCycles, drainingThread.isCurrent else { return nil }
-        return currentCauses
+        return queueState.currentCauses
     }
 
     /// On the queue, with cycle detection on: counts `action` and follows its causes; reports what
     /// passes a limit. Never drops the action.
     private func recordCause<Action>(of action: Action, at node: ActionNode<Action>, causes: [String]?) {
-        guard detectsCycles, cycleDetector != nil else { return }
+        guard detectsCycles, queueState.cycleDetector != nil else { return }
         let kind = CycleDetector.kind(of: action)
         let causes = causes ?? []
         // In place: a copy would copy the detector's tables on every action.
-        let reports = cycleDetector!.record(kind: kind, causes: causes, now: scheduler.now)
-        currentCauses = causes + [kind]
+        let reports = queueState.cycleDetector!.record(kind: kind, causes: causes, now: scheduler.now)
+        queueState.currentCauses = causes + [kind]
         for report in reports {
             if let diagnostics {
                 diagnostics.record(.cycle(store: node.storeID, report: report))
@@ -610,11 +550,11 @@ final class StoreTree: @unchecked Sendable {
         }
     }
 
-    /// The walks' scratch space, moved out of ``spareWalk``.
+    /// The walks' scratch space, moved out of ``TreeQueueState/spareWalk``.
     @inline(__always)
     private func takeWalk() -> Walk {
         var taken: Walk?
-        swap(&taken, &spareWalk)
+        swap(&taken, &queueState.spareWalk)
         // Moved out of the optional, not copied: a copy would retain the two arrays.
         switch consume taken {
         case .some(let walk):
@@ -624,11 +564,11 @@ final class StoreTree: @unchecked Sendable {
         }
     }
 
-    /// Gives the walks' scratch space back to ``spareWalk``, for the next action.
+    /// Gives the walks' scratch space back to ``TreeQueueState/spareWalk``, for the next action.
     @inline(__always)
     private func putBack(_ walk: consuming Walk) {
         var given: Walk? = walk
-        swap(&given, &spareWalk)
+        swap(&given, &queueState.spareWalk)
     }
 
     /// Moves the array out of `field`, leaving it empty: a move, with no call and no reference counting
@@ -655,8 +595,8 @@ final class StoreTree: @unchecked Sendable {
         let outer = callingThread.enter()
         defer { callingThread.leave(restoring: outer) }
         #if DEBUG
-        isWalkingDown = true
-        defer { isWalkingDown = false }
+        queueState.isWalkingDown = true
+        defer { queueState.isWalkingDown = false }
         #endif
         let top = walk.path.count - 1
         var next: Visit? = Visit(node: walk.path[top], parentChanged: false, pathIndex: top)

@@ -377,7 +377,7 @@ class TreeNode: @unchecked Sendable {
         guard !isAttached else { return true }
         guard !flags.contains(.dropped) else { return false }
         #if DEBUG
-        assert(!tree.isWalkingDown, "Internal inconsistency: a node attached during the walk down")
+        assert(!tree.queueState.isWalkingDown, "Internal inconsistency: a node attached during the walk down")
         #endif
         var newlyAttached: [TreeNode] = []
         var node = self
@@ -470,7 +470,7 @@ class TreeNode: @unchecked Sendable {
     /// engine whether anything in the tree listens.
     final func listenersChanged() {
         if depth == 0 {
-            tree.isListenedTo = hasListeners
+            tree.queueState.isListenedTo = hasListeners
         }
     }
 
@@ -478,7 +478,7 @@ class TreeNode: @unchecked Sendable {
     /// listener: ``listenersChanged()`` without counting them.
     final func listenerAdded() {
         if depth == 0 {
-            tree.isListenedTo = true
+            tree.queueState.isListenedTo = true
         }
     }
 }
