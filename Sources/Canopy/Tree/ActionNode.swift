@@ -27,14 +27,23 @@ class ActionNode<Action: Sendable>: TreeNode, InboxReceiver, @unchecked Sendable
     // Safety: queue-only, as `lastChanged`; replaced only by `use`, in a work item, never during an action.
     final var middleware: NodeMiddleware<Action>?
 
-    init(tree: StoreTree, parent: TreeNode?, sharedInbox: Inbox<Action>?) {
+    init(tree: StoreTree, parent: TreeNode?, sharedInbox: Inbox<Action>?, translatesActions: Bool = false) {
         var traits: ActionNodeTraits = []
         if ActionKind.mayBeAsyncAction(Action.self) {
             traits.insert(.mayReceiveAsyncActions)
         }
+        if translatesActions {
+            traits.insert(.translatesActions)
+        }
         self.traits = traits
         self.sharedInbox = sharedInbox
         super.init(tree: tree, parent: parent)
+    }
+
+    /// Whether the walk up goes on from this node with a translated action
+    /// (``continueTranslated(_:path:)``): a `map(actions:)` view whose actions are not its parent's.
+    final var translatesActions: Bool {
+        @inline(__always) get { traits.contains(.translatesActions) }
     }
 
     /// Whether a dispatched action of this node's type could be an ``AsyncAction`` (decided once).
@@ -185,4 +194,5 @@ private struct ActionNodeTraits: OptionSet {
     let rawValue: UInt8
 
     static let mayReceiveAsyncActions = ActionNodeTraits(rawValue: 1 << 0)
+    static let translatesActions = ActionNodeTraits(rawValue: 1 << 1)
 }

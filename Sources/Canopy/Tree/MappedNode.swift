@@ -26,9 +26,15 @@ final class MappedNode<ParentState: Sendable, ParentAction: Sendable, State: Sen
         // Decided once, here: a view that keeps the action type shares the root's inbox and continues
         // the walk up in the same loop; one that translates actions sends its children's actions as
         // work items and continues the walk with the translated action.
-        self.sameActionParent = translatesActions ? nil : parent as? ActionNode<Action>
+        let sameActionParent = translatesActions ? nil : parent as? ActionNode<Action>
+        self.sameActionParent = sameActionParent
         // It shares the root's inbox when its parent does and its actions are the parent's type.
-        super.init(tree: parent.tree, parent: parent, sharedInbox: parent.sharedInbox as? Inbox<Action>)
+        super.init(
+            tree: parent.tree,
+            parent: parent,
+            sharedInbox: parent.sharedInbox as? Inbox<Action>,
+            translatesActions: sameActionParent == nil
+        )
     }
 
     deinit {
@@ -47,6 +53,7 @@ final class MappedNode<ParentState: Sendable, ParentAction: Sendable, State: Sen
 
     override func continueTranslated<Path: PathRecorder>(_ action: Action, path: inout Path) {
         guard sameActionParent == nil else { return }
+        path.record(parent, above: ObjectIdentifier(self))
         tree.reduceUp(transformAction(action), from: parent, path: &path)
     }
 

@@ -18,8 +18,8 @@ class StateNode<State: Sendable, Action: Sendable>: ActionNode<Action>, StoreHan
     // Safety: as for `TreeNode`, the `var`s, the box of extras and the cache in it are used only on the
     // tree's queue, except in a root's `init`, which makes the box and the cache before the node is
     // shared, and when the node is freed, on any thread, with its box and its cache: by then nothing
-    // else references the node (the engine's unretained references, in `NodePath` and `currentTarget`,
-    // live only while the node is held by whoever handed it to `process`).
+    // else references the node (the engine's one unretained reference, `currentTarget`, lives only
+    // while the node is held by whoever handed it to `process`).
     /// What only some nodes need of their own types (a cached state, a list of observers, what
     /// `use(_:resolvers:)` attached), once the node needs one of them: one reference to a box
     /// (``NodeExtras``), kept out of every node.
@@ -84,9 +84,15 @@ class StateNode<State: Sendable, Action: Sendable>: ActionNode<Action>, StoreHan
     /// a node's children read the cache once each per action. The root is every tree's busiest parent.
     final let rootCache: StateCache<State>?
 
-    init(tree: StoreTree, parent: TreeNode?, sharedInbox: Inbox<Action>?, rootCache: StateCache<State>? = nil) {
+    init(
+        tree: StoreTree,
+        parent: TreeNode?,
+        sharedInbox: Inbox<Action>?,
+        rootCache: StateCache<State>? = nil,
+        translatesActions: Bool = false
+    ) {
         self.rootCache = rootCache
-        super.init(tree: tree, parent: parent, sharedInbox: sharedInbox)
+        super.init(tree: tree, parent: parent, sharedInbox: sharedInbox, translatesActions: translatesActions)
     }
 
     /// Runs `body` with the cached state, which the caller knows the node has: the root's, a mapped

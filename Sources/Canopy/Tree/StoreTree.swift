@@ -370,7 +370,12 @@ final class StoreTree: Sendable {
         if queueState.isListenedTo {
             var walk = takeWalk()
             reduceUp(action, from: node, path: &walk.path)
-            notified = publishDown(&walk, countingObservers: countingObservers)
+            notified = publishDown(
+                from: node,
+                path: walk.path,
+                stack: &walk.stack,
+                countingObservers: countingObservers
+            )
             // Emptied one by one: the path is a few nodes long, and `removeAll(keepingCapacity:)` costs
             // more than that.
             while walk.path.popLast() != nil {}
@@ -526,26 +531,37 @@ final class StoreTree: Sendable {
         }
     }
 
-    /// On the queue: runs the reducers from `node` up to the root, leaf first, recording each node in
-    /// `path`.
+    /// On the queue: runs the reducers from `node` up to the root, leaf first, recording each node above
+    /// `node` in `path`. `node` itself is not recorded: the walk down takes the receiving node as an
+    /// argument, and a view that translates actions records its parent before it calls this again.
     ///
     /// A node that translates actions (`map(actions:)`) continues the walk with the translated action
     /// by calling this again, so each translation on the path adds one stack frame; the tree's depth
     /// alone adds none (a store tree may be thousands of levels deep, and a dispatch queue's thread
     /// has a small stack).
+    ///
+    /// Each node above `node` comes back from its child's `reduceOwn` as a reference of the walk's own,
+    /// which moves into the path: holding the path's nodes costs no retain of its own.
     @inline(__always)
     func reduceUp<Action, Path: PathRecorder>(_ action: Action, from node: ActionNode<Action>, path: inout Path) {
-        path.record(node)
         guard var next = node.reduceOwn(action) else {
             node.continueTranslated(action, path: &path)
             return
         }
+        var below = ObjectIdentifier(node)
         while true {
-            path.record(next)
+            let reduced = ObjectIdentifier(next)
             guard let further = next.reduceOwn(action) else {
+                guard next.translatesActions else {
+                    path.record(consume next, above: below)
+                    return
+                }
+                path.record(next, above: below)
                 next.continueTranslated(action, path: &path)
                 return
             }
+            path.record(consume next, above: below)
+            below = reduced
             next = further
         }
     }
@@ -587,163 +603,283 @@ final class StoreTree: Sendable {
     /// have changed: a sibling whose inputs provably did not change costs nothing. Iterative, in
     /// depth-first order: a node's observers run before its children's, children in attach order.
     ///
+    /// The path's nodes are numbered from the receiving node, 0, up to the root, `path.count`: node `i`
+    /// above the receiving node is `path[i - 1].node`. Every node the walk visits is borrowed, with no
+    /// reference counting and no check switched off: the receiving node is an argument, the nodes above
+    /// it are held by `path`, also an argument, and every other node by the slots of its parent's list
+    /// as the walk read them, which the walk's stack holds for the nodes it comes back to.
+    ///
+    /// The compiler borrows a node read from an array only in a function that releases nothing while it
+    /// uses the node: the functions that visit a node leave every release (of a list's slots, of the
+    /// stack's old block) to functions of their own.
+    ///
     /// Returns how many observers were called, when `countingObservers` (a node keeps no count of its
     /// own to read cheaply), 0 otherwise.
-    private func publishDown(_ walk: inout Walk, countingObservers: Bool) -> Int {
+    private func publishDown(
+        from receiver: TreeNode,
+        path: NodePath,
+        stack: inout [Visit],
+        countingObservers: Bool
+    ) -> Int {
         var notified = 0
-        guard walk.path.count > 0 else { return notified }
         let outer = callingThread.enter()
         defer { callingThread.leave(restoring: outer) }
         #if DEBUG
         queueState.isWalkingDown = true
         defer { queueState.isWalkingDown = false }
         #endif
-        let top = walk.path.count - 1
-        var next: Visit? = Visit(node: walk.path[top], parentChanged: false, pathIndex: top)
-        while let visit = next {
-            // Safety: a node on the path is alive while the action is processed (see `NodePath`); any
-            // other node is in its parent's child list, which holds it, or was taken out of it during
-            // the walk by its own observers, and is then kept by something else (see `detach()`).
-            // Visits hold their nodes unmanaged, so the walk does no reference counting.
-            let pathNext = visit.node._withUnsafeGuaranteedRef { node in
-                if visit.nextChild < 0 {
-                    return visitNode(
-                        node,
-                        visit,
-                        walk: &walk,
-                        notified: &notified,
-                        countingObservers: countingObservers
-                    )
-                }
-                visitChildren(
-                    of: node,
-                    visit,
-                    walk: &walk,
-                    notified: &notified,
-                    countingObservers: countingObservers
-                )
-                return nil
+        // The next node on the path is visited straight after the one above it, without a round trip
+        // through the stack: an action that changed nothing off its path walks the path with no stack.
+        var onPath: Int? = path.count
+        while true {
+            if let index = onPath {
+                onPath = visitPathNode(at: index, receiver, path, stack: &stack, &notified, countingObservers)
+                continue
             }
-            // The next node on the path is visited straight after, without a round trip through the
-            // stack: an action that changed nothing off its path walks the path with no stack at all.
-            next = pathNext ?? walk.stack.popLast()
+            guard let visit = stack.popLast() else { break }
+            onPath = visitFromStack(visit, receiver, path, stack: &stack, &notified, countingObservers)
         }
         return notified
     }
 
+    /// Visits path node `index`: the receiving node, or the node the path holds.
+    @inline(never)
+    private func visitPathNode(
+        at index: Int,
+        _ receiver: TreeNode,
+        _ path: NodePath,
+        stack: inout [Visit],
+        _ notified: inout Int,
+        _ countingObservers: Bool
+    ) -> Int? {
+        guard index > 0 else {
+            return visitNode(
+                receiver,
+                parentChanged: false,
+                pathIndex: 0,
+                receiver,
+                path,
+                stack: &stack,
+                &notified,
+                countingObservers
+            )
+        }
+        return visitNode(
+            path[index - 1].node,
+            parentChanged: false,
+            pathIndex: index,
+            receiver,
+            path,
+            stack: &stack,
+            &notified,
+            countingObservers
+        )
+    }
+
+    /// Goes on with `visit`, from the walk's stack: a child with children of its own, borrowed from the
+    /// slots the visit holds, or the rest of a list.
+    @inline(never)
+    private func visitFromStack(
+        _ visit: Visit,
+        _ receiver: TreeNode,
+        _ path: NodePath,
+        stack: inout [Visit],
+        _ notified: inout Int,
+        _ countingObservers: Bool
+    ) -> Int? {
+        guard !visit.isRest else {
+            walkSlots(
+                visit.slots,
+                from: visit.slot,
+                parentPathIndex: visit.pathIndex,
+                pathChild: Self.pathChild(below: visit.pathIndex, receiver, path),
+                stack: &stack,
+                &notified,
+                countingObservers
+            )
+            return nil
+        }
+        switch visit.slots[visit.slot] {
+        case .some(let node) where node.isAttached:
+            return visitNode(
+                node,
+                parentChanged: true,
+                pathIndex: visit.pathIndex,
+                receiver,
+                path,
+                stack: &stack,
+                &notified,
+                countingObservers
+            )
+        default:
+            return nil
+        }
+    }
+
+    /// The identity of the child on the action's path of path node `index`, if the path goes on below
+    /// it; otherwise that of the receiving node, which is a child neither of itself nor of a node off
+    /// the path.
+    @inline(__always)
+    private static func pathChild(below index: Int, _ receiver: TreeNode, _ path: NodePath) -> ObjectIdentifier {
+        index > 0 ? path[index - 1].childOnPath : ObjectIdentifier(receiver)
+    }
+
     /// On the queue, during the walk down: refreshes and notifies `node`, then goes on to its children
-    /// if its state may have changed; if it provably did not, returns the next node on the action's
-    /// path, if the path goes on and that node is attached.
+    /// if its state may have changed; if it provably did not, returns the number of the next node on
+    /// the action's path, if the path goes on and that node is attached.
     @inline(__always)
     private func visitNode(
         _ node: TreeNode,
-        _ visit: Visit,
-        walk: inout Walk,
-        notified: inout Int,
-        countingObservers: Bool
-    ) -> Visit? {
-        let changed = node.visit(parentChanged: visit.parentChanged, onPath: visit.pathIndex >= 0)
+        parentChanged: Bool,
+        pathIndex: Int,
+        _ receiver: TreeNode,
+        _ path: NodePath,
+        stack: inout [Visit],
+        _ notified: inout Int,
+        _ countingObservers: Bool
+    ) -> Int? {
+        let changed = node.visit(parentChanged: parentChanged, onPath: pathIndex >= 0)
         if countingObservers {
             notified += node.observerCount
         }
         if changed {
             if node.hasChildren {
+                let pathChild = Self.pathChild(below: pathIndex, receiver, path)
                 visitChildren(
                     of: node,
-                    Visit(children: .passUnretained(node), pathIndex: visit.pathIndex, from: 0),
-                    walk: &walk,
-                    notified: &notified,
-                    countingObservers: countingObservers
+                    parentPathIndex: pathIndex,
+                    pathChild: pathChild,
+                    stack: &stack,
+                    &notified,
+                    countingObservers
                 )
             }
-        } else if visit.pathIndex > 0 {
-            let pathChild = walk.path[visit.pathIndex - 1]
-            // Safety: a node on the path is alive while the action is processed (see `NodePath`).
-            if pathChild.takeUnretainedValue().isAttached {
-                return Visit(node: pathChild, parentChanged: false, pathIndex: visit.pathIndex - 1)
-            }
+            return nil
         }
-        return nil
+        guard pathIndex > 1 else {
+            // Below node 1 is the receiving node, an argument; the path ends at it.
+            return pathIndex == 1 && receiver.isAttached ? 0 : nil
+        }
+        return path[pathIndex - 2].node.isAttached ? pathIndex - 1 : nil
     }
 
-    /// On the queue, during the walk down: visits the children of `node`, whose state may have changed,
-    /// in attach order from slot `visit.nextChild` of its list on.
-    ///
-    /// A child with no attached children of its own, as most are, is visited here, in the loop over the
-    /// list. At the first child with children, the walk saves its place in this list on the stack, below
-    /// that child, so that the child's subtree is walked first and the list resumes after it: depth-first
-    /// order, with one stack entry per node that has children rather than one per child.
-    ///
-    /// The loop comes in two copies, with and without counting observers, so that it keeps its values
-    /// in registers around the visits' calls.
-    @inline(__always)
-    private func visitChildren(
-        of node: TreeNode,
-        _ visit: Visit,
-        walk: inout Walk,
-        notified: inout Int,
-        countingObservers: Bool
-    ) {
-        if countingObservers {
-            visitChildrenCountingObservers(node.childSlots, of: node, visit, walk: &walk, notified: &notified)
-        } else {
-            visitChildren(node.childSlots, of: node, visit, walk: &walk)
-        }
-    }
-
-    /// The loop without counting observers. Not inlined, nor is the other copy: kept out of the visit of
-    /// every node, they let the compiler inline that visit into the walk's loop. Each takes the slots
-    /// as an argument, which it borrows for the call: its children are then visited where they are, with
-    /// no reference counting (read from slots held in a local, each child was retained around its visit).
+    /// Visits the children of `node`, from the slots of its list as they are now.
     @inline(never)
     private func visitChildren(
-        _ children: ContiguousArray<TreeNode?>,
         of node: TreeNode,
-        _ visit: Visit,
-        walk: inout Walk
+        parentPathIndex: Int,
+        pathChild: ObjectIdentifier,
+        stack: inout [Visit],
+        _ notified: inout Int,
+        _ countingObservers: Bool
+    ) {
+        walkSlots(
+            node.childSlots,
+            from: 0,
+            parentPathIndex: parentPathIndex,
+            pathChild: pathChild,
+            stack: &stack,
+            &notified,
+            countingObservers
+        )
+    }
+
+    /// Walks `children` from slot `start` on (``walkChildren(_:from:parentPathIndex:pathChild:stack:notified:countingObservers:)``),
+    /// in one of two copies, with and without counting observers, so that each keeps its values in
+    /// registers around the visits' calls. Each takes the slots as an argument, which it borrows for the
+    /// call: its children are then visited where they are, with no reference counting (read from slots
+    /// held in a local, each child was retained around its visit).
+    @inline(__always)
+    private func walkSlots(
+        _ children: ContiguousArray<TreeNode?>,
+        from start: Int,
+        parentPathIndex: Int,
+        pathChild: ObjectIdentifier,
+        stack: inout [Visit],
+        _ notified: inout Int,
+        _ countingObservers: Bool
+    ) {
+        if countingObservers {
+            walkSlotsCountingObservers(
+                children,
+                from: start,
+                parentPathIndex: parentPathIndex,
+                pathChild: pathChild,
+                stack: &stack,
+                &notified
+            )
+        } else {
+            walkSlots(children, from: start, parentPathIndex: parentPathIndex, pathChild: pathChild, stack: &stack)
+        }
+    }
+
+    /// The loop without counting observers.
+    @inline(never)
+    private func walkSlots(
+        _ children: ContiguousArray<TreeNode?>,
+        from start: Int,
+        parentPathIndex: Int,
+        pathChild: ObjectIdentifier,
+        stack: inout [Visit]
     ) {
         var notified = 0
-        walkChildren(children, of: node, visit, walk: &walk, notified: &notified, countingObservers: false)
+        walkChildren(
+            children,
+            from: start,
+            parentPathIndex: parentPathIndex,
+            pathChild: pathChild,
+            stack: &stack,
+            notified: &notified,
+            countingObservers: false
+        )
     }
 
     /// The loop counting the observers it calls, for diagnostics.
     @inline(never)
-    private func visitChildrenCountingObservers(
+    private func walkSlotsCountingObservers(
         _ children: ContiguousArray<TreeNode?>,
-        of node: TreeNode,
-        _ visit: Visit,
-        walk: inout Walk,
-        notified: inout Int
+        from start: Int,
+        parentPathIndex: Int,
+        pathChild: ObjectIdentifier,
+        stack: inout [Visit],
+        _ notified: inout Int
     ) {
-        walkChildren(children, of: node, visit, walk: &walk, notified: &notified, countingObservers: true)
+        walkChildren(
+            children,
+            from: start,
+            parentPathIndex: parentPathIndex,
+            pathChild: pathChild,
+            stack: &stack,
+            notified: &notified,
+            countingObservers: true
+        )
     }
 
-    /// Visits the leaves among `children`, the slots of `node`'s list as they were when the loop began,
-    /// from slot `visit.nextChild` on, up to the first child with children of its own, which it puts on
-    /// the walk's stack, with the rest of the slots below it.
+    /// Visits the leaves among `children`, the slots of a node's list as they were when the walk came to
+    /// it, from slot `start` on, up to the first child with children of its own, which it puts on the
+    /// walk's stack, above the rest of the slots: that child's subtree is walked first and the list
+    /// resumes after it, in depth-first order, with one stack entry per node that has children rather
+    /// than one per child.
     ///
     /// The children's own visits may empty slots of the list, or all of it: a child taken out of the list
-    /// meanwhile is no longer attached, and is skipped.
+    /// meanwhile is no longer attached, and is skipped. `pathChild` is the identity of the child on the
+    /// action's path, number `parentPathIndex - 1`, if the path goes on below the node, and otherwise
+    /// one of no child of the node.
     @inline(__always)
     private func walkChildren(
         _ children: ContiguousArray<TreeNode?>,
-        of node: TreeNode,
-        _ visit: Visit,
-        walk: inout Walk,
+        from start: Int,
+        parentPathIndex: Int,
+        pathChild: ObjectIdentifier,
+        stack: inout [Visit],
         notified: inout Int,
         countingObservers: Bool
     ) {
-        let pathChildIndex = visit.pathIndex - 1
-        // The one child on the action's path, if the path goes on below `node`; otherwise `node` itself,
-        // which is none of its children.
-        let pathChild = ObjectIdentifier(
-            pathChildIndex >= 0 ? walk.path[pathChildIndex].takeUnretainedValue() : node
-        )
+        let pathChildIndex = parentPathIndex - 1
         var parentSlot = -1
         var parentPathIndex = -1
-        // The slots end where the list ended when it was read; it may have been emptied since `visit` was
-        // put on the stack.
-        leaves: for slot in Swift.min(Int(visit.nextChild), children.count)..<children.count {
+        // The slots end where the list ended when the walk read it.
+        leaves: for slot in Swift.min(start, children.count)..<children.count {
             // A switch borrows the child in place: a binding (`if let`) copies it, which retains and
             // releases it around its visit. Nothing in this loop may release an object either (pushing
             // onto the stack may free its old block): the compiler then retains each child too.
@@ -765,59 +901,53 @@ final class StoreTree: Sendable {
                 continue
             }
         }
-        guard parentSlot >= 0, let parent = children[parentSlot] else { return }
+        guard parentSlot >= 0 else { return }
         if parentSlot + 1 < children.count {
             // Only if more slots follow: the last child of every level of a deep chain would otherwise
             // leave an entry on the stack, for nothing.
-            walk.stack.append(Visit(children: .passUnretained(node), pathIndex: visit.pathIndex, from: parentSlot + 1))
+            stack.append(Visit(rest: children, from: parentSlot + 1, parentPathIndex: pathChildIndex + 1))
         }
-        walk.stack.append(Visit(node: .passUnretained(parent), parentChanged: true, pathIndex: parentPathIndex))
+        stack.append(Visit(child: children, at: parentSlot, pathIndex: parentPathIndex))
     }
 
     /// The scratch space of one action's walks, reused from one action to the next.
     struct Walk: ~Copyable {
-        /// The nodes the action was reduced by, the receiving node first and the root last, when the
-        /// root has listeners (otherwise nothing is published and the path is not recorded). Emptied
-        /// after each action.
+        /// The nodes above the receiving node that the action was reduced by, its parent first and the
+        /// root last, when the root has listeners (otherwise nothing is published and the path is not
+        /// recorded). Emptied after each action.
         var path: NodePath = []
-        /// The nodes left to visit in the walk down.
+        /// What the walk down still has to do.
         fileprivate var stack: [Visit] = []
     }
 
-    /// What the walk down still has to do: visit a node, or go on with a node's children.
+    /// What the walk down still has to do: visit a child that has children of its own, or go on with the
+    /// rest of a node's list. Either way the visit holds the slots of the list as the walk read them,
+    /// which hold the child, or those of the rest.
     fileprivate struct Visit {
-        /// The node: on the action's path, which keeps it alive; or in its parent's child list, which
-        /// holds it; or taken out of that list during the walk (its observers, or those of a descendant
-        /// whose leaving left it with no listeners, detached it), and then kept by something else: a
-        /// store's handle, a child's reference to its parent, or the tree's list of nodes to drop after
-        /// the current entry (see `TreeNode.detach()`).
-        // Safety: unretained; alive for as long as the visit is on the stack, for the reasons above.
-        let node: Unmanaged<TreeNode>
-        /// The node's index in the walk's path, or -1 when it is off the path.
+        /// The slots of a node's list of children, as the walk read them.
+        let slots: ContiguousArray<TreeNode?>
+        /// The child to visit, or the first slot of the rest of the list.
+        let slot: Int
+        /// For a child: its number on the action's path, or -1 when it is off the path. For the rest of
+        /// a list: the number of the node whose list it is, or -1.
         let pathIndex: Int
-        /// -1 to visit `node`; otherwise the slot of `node`'s child list to go on from, the node itself
-        /// having been visited and its state having changed.
-        let nextChild: Int32
-        /// Whether the parent's state may have changed (for a visit of `node`).
-        let parentChanged: Bool
+        /// Whether the visit is the rest of a list rather than one child.
+        let isRest: Bool
 
-        /// A visit of `node`.
-        // Safety: stores `node` unretained; the caller passes a node kept alive as `node` above says.
-        init(node: Unmanaged<TreeNode>, parentChanged: Bool, pathIndex: Int) {
-            self.node = node
+        /// A visit of the child in slot `slot` of `slots`, whose parent's state may have changed.
+        init(child slots: ContiguousArray<TreeNode?>, at slot: Int, pathIndex: Int) {
+            self.slots = slots
+            self.slot = slot
             self.pathIndex = pathIndex
-            self.nextChild = -1
-            self.parentChanged = parentChanged
+            self.isRest = false
         }
 
-        /// The rest of `node`'s children, from slot `from` on.
-        // Safety: as `init(node:)`: `node` was just visited, and is kept alive as `node` above says.
-        init(children node: Unmanaged<TreeNode>, pathIndex: Int, from slot: Int) {
-            self.node = node
-            self.pathIndex = pathIndex
-            // A list's slots are counted in 32 bits (`ChildList`).
-            self.nextChild = Int32(truncatingIfNeeded: slot)
-            self.parentChanged = true
+        /// The rest of a list, from slot `slot` of `slots` on.
+        init(rest slots: ContiguousArray<TreeNode?>, from slot: Int, parentPathIndex: Int) {
+            self.slots = slots
+            self.slot = slot
+            self.pathIndex = parentPathIndex
+            self.isRest = true
         }
     }
 
