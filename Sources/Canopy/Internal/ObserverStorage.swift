@@ -15,7 +15,7 @@ import Foundation
 /// several hundred instructions: once per node per action. The methods of this class find it through the
 /// object instead, and walk the observers in place.
 @usableFromInline
-final class ObserverStorage<State>: ManagedBuffer<ObserverStorageHeader, Observer<State>?> {
+final class ObserverStorage<State>: ManagedBuffer<ObserverStorageHeader, ObserverRecord<State>?> {
     // Safety: the slots are raw memory of the buffer; the first `used` of them are initialised (an
     // empty one holds `nil`), and every access stays below `used`, or below the capacity for `append`,
     // which `hasRoom` checks first. The list is used only by its node, on the tree's queue.
@@ -57,16 +57,21 @@ final class ObserverStorage<State>: ManagedBuffer<ObserverStorageHeader, Observe
     /// Whether enough slots are empty that compacting pays for itself.
     var isSparse: Bool { counts { $0.used >= 8 && $0.live * 2 < $0.used } }
 
-    /// Appends an observer with `id` that calls `observe`; there must be room (``hasRoom``).
+    /// Appends an observer with `id` that calls `observe`, or runs `filter` in its place
+    /// (``ObserverRecord``); there must be room (``hasRoom``).
     ///
     /// The observer is made in its slot, in a closure that returns it as the slot's type: an observer
     /// made by the caller and copied in was then destroyed there, in code generic over the state, through
     /// its metadata, looked up by hashing (about 330 instructions).
     ///
     /// - Returns: The observer's slot.
-    func append(id: UUID, observe: @escaping Observer<State>.StateHandler) -> Int {
+    func append(
+        id: UUID,
+        filter: AtomicProjectionFilter<State>? = nil,
+        observe: @escaping Observer<State>.StateHandler
+    ) -> Int {
         let slot = used
-        initializeElement(at: slot) { Observer(id: id, observe: observe) }
+        initializeElement(at: slot) { ObserverRecord(id: id, filter: filter, observe: observe) }
         counts { counts in
             counts.used += 1
             counts.live += 1
@@ -167,7 +172,7 @@ final class ObserverStorage<State>: ManagedBuffer<ObserverStorageHeader, Observe
     /// after a copy of the observer (a retain and a release of its closure), and compared as two words
     /// rather than through `memcmp`.
     @inline(__always)
-    private static func holds(_ id: UUID, in observer: inout Observer<State>?) -> Bool {
+    private static func holds(_ id: UUID, in observer: inout ObserverRecord<State>?) -> Bool {
         guard let other = observer?.id else { return false }
         return withUnsafeBytes(of: id.uuid) { wanted in
             withUnsafeBytes(of: other.uuid) { found in
@@ -218,15 +223,23 @@ final class ObserverStorage<State>: ManagedBuffer<ObserverStorageHeader, Observe
         return notify(state())
     }
 
-    /// Calls `observer` with `state`, if the slot holds one; `state` is evaluated only then.
+    /// Calls `observer` with `state`, if the slot holds one. An observer with a dedup check of its own
+    /// has it run here, in the caller's loop (``ObserverRecord``).
     ///
     /// The slot comes in `inout`: an exclusive access, which the callee cannot touch, so the compiler
     /// borrows the closure in place. Read as a value, it would be copied out first, a retain and a
-    /// release of the observer's context on every call (about 40 instructions).
+    /// release of the observer's context on every call (about 40 instructions). `state` is borrowed
+    /// too: made by an autoclosure, it was copied for each observer, through its value witnesses in
+    /// code generic over it.
     @inlinable
     @inline(__always)
-    static func call(_ observer: inout Observer<State>?, with state: @autoclosure () -> State) -> ObserverStatus? {
-        observer?.observe(state())
+    static func call(_ observer: inout ObserverRecord<State>?, with state: borrowing State) -> ObserverStatus? {
+        // Each read is a chain of optional accesses in the slot, so both are borrowed in place: bound to
+        // a local first (`if let`), the filter was retained and released around its check.
+        if let status = observer?.filter?.check(state) {
+            return status
+        }
+        return observer?.observe(state)
     }
 }
 
@@ -267,7 +280,7 @@ struct ObserverStorageHeader: Sendable {
     }
 }
 
-// Writing a slot from `ObserverStorage`'s own methods calls a generic function of `Observer<State>?`
+// Writing a slot from `ObserverStorage`'s own methods calls a generic function of `ObserverRecord<State>?`
 // (`initialize(to:)`, an assignment), and unspecialised code looks that type's metadata up in the
 // runtime's table for each call, twice (the optional and the observer), about 650 instructions per
 // subscription. In a method of `ManagedBuffer` itself, `Element` is a generic parameter of the object's

@@ -1,4 +1,5 @@
-import Synchronization
+// Public: the atomic filter's check is inlined into node loops compiled in the app's module.
+public import Synchronization
 
 /// The dedup check of one subscription for an equating that compares one projection of the state, in
 /// front of its handler: ``check(_:)`` calls `handler` with a state unless its projection equals that of
@@ -72,13 +73,14 @@ final class ProjectionFilter<State, Last: LastProjectionCell & ~Copyable>: Senda
 /// generic cell of two atomics went through its value witnesses (about 440 instructions per
 /// subscription).
 ///
-/// The filter is made where the equating is made, in code compiled for the app's types, but its check
-/// is not: ``observer`` is the library's code for every state type, which takes the state by address,
-/// as the node's loop passes it, and hands that address on to the projection and the handler. Compiled
-/// for the state's type, the check took the state in registers, and the conversions between the two
-/// conventions, one thunk on the way in and the state stored again on the way to the projection, cost
-/// about 20 of its 45 instructions. Nothing in the check depends on the state's type but those two
-/// calls, so the generic code looks nothing up.
+/// The filter is made where the equating is made, in code compiled for the app's types. Its check runs
+/// inside the node's observer loop (``ObserverStorage/call(_:with:)``, through the observer's
+/// ``ObserverRecord``), which hands it the state where the loop has it, by address in the library's
+/// code for every state type; the check passes that address on to the projection and the handler.
+/// ``observer`` is the same check as a closure, in the library's code, for the calls outside a list's
+/// loop: a child's observer inside its cell (``NodeObservers``), a view's observer, and each
+/// observer's first state. Nothing in the check depends on the state's type but those two calls, so
+/// the generic code looks nothing up.
 @usableFromInline
 final class AtomicProjectionFilter<State>: Sendable {
     /// The state's projection, as an `Int`.
@@ -94,10 +96,12 @@ final class AtomicProjectionFilter<State>: Sendable {
     let gate: CallGate
 
     /// The last projection let through; meaningful once ``isSet``.
-    private let last = Atomic<Int>(0)
+    @usableFromInline
+    let last = Atomic<Int>(0)
 
     /// Whether a projection was let through yet.
-    private let isSet = Atomic<Bool>(false)
+    @usableFromInline
+    let isSet = Atomic<Bool>(false)
 
     @inlinable
     init(
@@ -110,8 +114,8 @@ final class AtomicProjectionFilter<State>: Sendable {
         self.handler = handler
     }
 
-    /// The check as the node's observer calls it: ``check(_:)``, in the library's code for every state
-    /// type (see above).
+    /// The check as a closure: ``check(_:)``, in the library's code for every state type, for the calls
+    /// that do not come from a list's loop (see above).
     @usableFromInline
     var observer: @Sendable (State) -> ObserverStatus {
         check
@@ -120,6 +124,11 @@ final class AtomicProjectionFilter<State>: Sendable {
     /// Calls `handler` with `state`, through the gate, unless its projection equals the last projection
     /// let through, which it then becomes. Answers `.dead` for a state that passes once the gate is
     /// closed, `.active` otherwise.
+    ///
+    /// Inlined into a node's observer loop (``ObserverStorage/call(_:with:)``), where the state is
+    /// at hand by address and the loop's registers are already saved.
+    @inlinable
+    @inline(__always)
     func check(_ state: State) -> ObserverStatus {
         let value = project(state)
         // The value first: a state that passes, which differs from the last one, skips the flag.

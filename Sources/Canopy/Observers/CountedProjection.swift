@@ -22,12 +22,9 @@ final class CountedProjection<State>: Sendable {
     }
 
     /// The dedup check of one subscription, in front of `handler`, which it calls through `gate`
-    /// (``Equating/makeCheck``): the atomic filter's observer.
+    /// (``Equating/makeFilter``).
     @inlinable
-    func makeCheck(
-        gate: CallGate,
-        handler: @escaping @Sendable (State) -> Void
-    ) -> @Sendable (State) -> ObserverStatus {
-        AtomicProjectionFilter(project: project, gate: gate, handler: handler).observer
+    func makeFilter(gate: CallGate, handler: @escaping @Sendable (State) -> Void) -> AtomicProjectionFilter<State> {
+        AtomicProjectionFilter(project: project, gate: gate, handler: handler)
     }
 }

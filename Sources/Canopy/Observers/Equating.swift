@@ -29,12 +29,20 @@ public struct Equating<T>: Sendable {
     let makeCheck:
         (@Sendable (_ gate: CallGate, _ handler: @escaping @Sendable (T) -> Void) -> @Sendable (T) -> ObserverStatus)?
 
+    /// For an equating that compares a projection to an `Int` or a `Bool`: makes the dedup check of one
+    /// subscription as the filter itself, which a node runs in its observer loop (``ObserverRecord``).
+    /// `makeCheck` makes the same check as a closure.
+    @usableFromInline
+    let makeFilter:
+        (@Sendable (_ gate: CallGate, _ handler: @escaping @Sendable (T) -> Void) -> AtomicProjectionFilter<T>)?
+
     /// Creates an equating from a predicate.
     ///
     /// - Parameter predicate: Returns `true` when the two states are duplicates.
     public init(predicate: @escaping @Sendable (T, T) -> Bool) {
         self.predicate = predicate
         self.makeCheck = nil
+        self.makeFilter = nil
     }
 
     @inlinable
@@ -42,6 +50,11 @@ public struct Equating<T>: Sendable {
         let projection = EquatingProjection(project)
         self.predicate = { projection.isDuplicate($0, $1) }
         self.makeCheck = { projection.makeCheck(gate: $0, handler: $1) }
+        if EquatingProjection<T, Value>.isCountable {
+            self.makeFilter = { projection.makeCountedFilter(gate: $0, handler: $1) }
+        } else {
+            self.makeFilter = nil
+        }
     }
 
     /// An equating that compares a projection to an `Int` (a `Bool` counted as 0 or 1), whose dedup
@@ -50,7 +63,8 @@ public struct Equating<T>: Sendable {
     init(countedProjection project: @escaping @Sendable (T) -> Int) {
         let projection = CountedProjection(project)
         self.predicate = { projection.isDuplicate($0, $1) }
-        self.makeCheck = { projection.makeCheck(gate: $0, handler: $1) }
+        self.makeCheck = { projection.makeFilter(gate: $0, handler: $1).observer }
+        self.makeFilter = { projection.makeFilter(gate: $0, handler: $1) }
     }
 
     /// Never treats a state as a duplicate: every state passes.

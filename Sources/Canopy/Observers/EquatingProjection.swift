@@ -40,13 +40,7 @@ final class EquatingProjection<State, Value: Equatable & Sendable>: Sendable {
         handler: @escaping @Sendable (State) -> Void
     ) -> @Sendable (State) -> ObserverStatus {
         if Self.isCountable {
-            let project = self.project
-            let filter = AtomicProjectionFilter<State>(
-                project: { Self.count(project($0)) },
-                gate: gate,
-                handler: handler
-            )
-            return filter.observer
+            return makeCountedFilter(gate: gate, handler: handler).observer
         }
         let filter = ProjectionFilter<State, Mutex<RememberedProjection<Value>>>(
             project: project,
@@ -54,6 +48,17 @@ final class EquatingProjection<State, Value: Equatable & Sendable>: Sendable {
             handler: handler
         )
         return { filter.check($0) }
+    }
+
+    /// The dedup check of one subscription for a projection that ``isCountable``, as the filter a node
+    /// runs in its observer loop (``Equating/makeFilter``).
+    @inlinable
+    func makeCountedFilter(
+        gate: CallGate,
+        handler: @escaping @Sendable (State) -> Void
+    ) -> AtomicProjectionFilter<State> {
+        let project = self.project
+        return AtomicProjectionFilter<State>(project: { Self.count(project($0)) }, gate: gate, handler: handler)
     }
 
     /// Whether a `Value` can be kept as an `Int` (``count(_:)``): an `Int` or a `Bool`.

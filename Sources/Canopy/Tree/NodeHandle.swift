@@ -74,8 +74,13 @@ final class NodeHandle<State: Sendable, Action: Sendable>: StoreHandle, InboxRec
 
     var stateIfAlive: State? { node.stateIfAlive }
 
-    func addObserver(id: UUID, isNew: Bool, observe: @escaping Observer<State>.StateHandler) {
-        node.addObserver(id: id, isNew: isNew, observe: observe)
+    func addObserver(
+        id: UUID,
+        isNew: Bool,
+        observe: @escaping Observer<State>.StateHandler,
+        filter: AtomicProjectionFilter<State>?
+    ) {
+        node.addObserver(id: id, isNew: isNew, observe: observe, filter: filter)
     }
 
     func removeObserver(id: UUID) {

@@ -238,7 +238,12 @@ class StateNode<State: Sendable, Action: Sendable>: ActionNode<Action>, StoreHan
         return result
     }
 
-    final func addObserver(id: UUID, isNew: Bool, observe: @escaping Observer<State>.StateHandler) {
+    final func addObserver(
+        id: UUID,
+        isNew: Bool,
+        observe: @escaping Observer<State>.StateHandler,
+        filter: AtomicProjectionFilter<State>?
+    ) {
         tree.assertOnQueue()
         assert(!isNew || slot(of: id) == nil, "Internal inconsistency: a new observer id is in use")
         // A new id is looked for only in debug builds (above): in a long list that search is an index
@@ -251,7 +256,7 @@ class StateNode<State: Sendable, Action: Sendable>: ActionNode<Action>, StoreHan
             // here afterwards, through its metadata (a lookup by hashing, code generic over the state).
             let slot: Int
             if let list = listWithRoomForObserver() {
-                slot = list.append(id: id, observe: observe)
+                slot = list.append(id: id, filter: filter, observe: observe)
             } else {
                 editObserverInside { $0.single = Observer(id: id, observe: observe) }
                 slot = 0

@@ -14,18 +14,20 @@ extension StoreHandle {
     ///   - isNew: Whether the observer's id was made for this call (``SubscriptionIDs``), so that the
     ///     node need not look for it among its observers (``addObserver(id:isNew:observe:)``).
     func subscribe(_ observer: Observer<State>, isNew: Bool = false) {
-        enqueue { self.addObserver(id: observer.id, isNew: isNew, observe: observer.observe) }
+        enqueue { self.addObserver(id: observer.id, isNew: isNew, observe: observer.observe, filter: nil) }
     }
 
     /// Adds an observer that calls `handler` until the returned token is cancelled or released.
     ///
-    /// The node's observer is the dedup check itself, compiled where the equating was made
-    /// (``Equating/makeCheck``): a duplicate costs that check and nothing else. Only a state that
-    /// passes goes through the token's gate to `handler`, so a cancel from another thread waits out a
-    /// call in progress and no call starts after it returns. A projecting equating's check holds the
-    /// gate and the handler itself (``ProjectionFilter``); otherwise a closure around the gate follows
-    /// the check. The gate also refers to the node, without keeping it (``NodeReference``), to remove
-    /// the observer on cancel; the handler lives in the node's observer only.
+    /// The node's observer is the dedup check itself, compiled where the equating was made: a duplicate
+    /// costs that check and nothing else. A check that compares an `Int` or a `Bool` projection
+    /// (``Equating/makeFilter``) runs in place in the node's observer loop (``ObserverRecord``); any
+    /// other is the observer's closure (``Equating/makeCheck``). Only a state that passes goes through
+    /// the token's gate to `handler`, so a cancel from another thread waits out a call in progress and
+    /// no call starts after it returns. A projecting equating's check holds the gate and the handler
+    /// itself (``AtomicProjectionFilter``, ``ProjectionFilter``); otherwise a closure around the gate
+    /// follows the check. The gate also refers to the node, without keeping it (``NodeReference``), to
+    /// remove the observer on cancel; the handler lives in the node's observer only.
     func subscription(
         removeDuplicates equating: Equating<State>?,
         _ handler: @escaping @Sendable (State) -> Void
@@ -33,7 +35,10 @@ extension StoreHandle {
         let id = SubscriptionIDs.next()
         let gate = callGate(id: id)
         let observe: @Sendable (State) -> ObserverStatus
-        if let check = equating?.makeCheck?(gate, handler) {
+        let filter = equating?.makeFilter?(gate, handler)
+        if let filter {
+            observe = filter.observer
+        } else if let check = equating?.makeCheck?(gate, handler) {
             observe = check
         } else {
             // Not `equating.map`: its generic result would wrap the check in two reabstraction thunks,
@@ -49,7 +54,7 @@ extension StoreHandle {
         }
         // The node makes the observer: each place that handles an `Observer<State>` here, in code generic
         // over the handle, looks up its metadata (a hashed lookup of some 300 instructions).
-        enqueue { self.addObserver(id: id, isNew: true, observe: observe) }
+        enqueue { self.addObserver(id: id, isNew: true, observe: observe, filter: filter) }
         return Subscription(gate: gate)
     }
 

@@ -62,7 +62,15 @@ protocol StoreHandle<State, Action>: AnyObject, Sendable {
     ///     that no observer of the node can have it: the node then adds the observer without looking
     ///     for one with that id. An app's ``Observer`` may be subscribed again, and is looked for.
     ///   - observe: What the observer calls.
-    func addObserver(id: UUID, isNew: Bool, observe: @escaping Observer<State>.StateHandler)
+    ///   - filter: The observer's dedup check, when `observe` is that check as a closure
+    ///     (``ObserverRecord``): a node runs it in its observer loop instead; a view, whose observer
+    ///     sees another state than its node's, calls `observe`.
+    func addObserver(
+        id: UUID,
+        isNew: Bool,
+        observe: @escaping Observer<State>.StateHandler,
+        filter: AtomicProjectionFilter<State>?
+    )
 
     /// On the queue: removes the observer with `id`, if any.
     func removeObserver(id: UUID)

@@ -122,9 +122,16 @@ final class ViewHandle<ParentState: Sendable, ParentAction: Sendable, State: Sen
         parent.stateIfAlive.map(transformState)
     }
 
-    func addObserver(id: UUID, isNew: Bool, observe: @escaping Observer<State>.StateHandler) {
+    func addObserver(
+        id: UUID,
+        isNew: Bool,
+        observe: @escaping Observer<State>.StateHandler,
+        filter: AtomicProjectionFilter<State>?
+    ) {
+        // The node's observer sees the node's state: the filter, made for this view's state, stays
+        // inside `observe`.
         let transformState = self.transformState
-        parent.addObserver(id: id, isNew: isNew) { observe(transformState($0)) }
+        parent.addObserver(id: id, isNew: isNew, observe: { observe(transformState($0)) }, filter: nil)
     }
 
     func removeObserver(id: UUID) {

@@ -81,8 +81,13 @@ final class WeakHandle<State: Sendable, Action: Sendable>: StoreHandle {
         target?.state
     }
 
-    func addObserver(id: UUID, isNew: Bool, observe: @escaping Observer<State>.StateHandler) {
-        target?.addObserver(id: id, isNew: isNew, observe: observe)
+    func addObserver(
+        id: UUID,
+        isNew: Bool,
+        observe: @escaping Observer<State>.StateHandler,
+        filter: AtomicProjectionFilter<State>?
+    ) {
+        target?.addObserver(id: id, isNew: isNew, observe: observe, filter: filter)
     }
 
     func removeObserver(id: UUID) {

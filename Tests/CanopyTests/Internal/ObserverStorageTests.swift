@@ -45,4 +45,49 @@ import Testing
         compacted = nil
         #expect(watches.allSatisfy { $0.object == nil })
     }
+
+    /// An observer with a dedup check of its own: the list's loop runs the check in place of the
+    /// observer's closure, and reports the slot as dead once a state passes a closed gate.
+    @Test func theLoopRunsAnObserversOwnDedupCheckInPlaceOfItsClosure() {
+        let viaClosure = StateRecorder<Int>()
+        let viaCheck = StateRecorder<Int>()
+        let raw = StateRecorder<Int>()
+        let gate = CallGate(id: UUID(), host: nil, callingThread: CallingThread())
+        let filter = AtomicProjectionFilter<Int>(project: { $0 / 10 }, gate: gate, handler: { viaCheck.record($0) })
+        let storage = ObserverStorage<Int>.make(capacity: 2)
+        _ = storage.append(id: UUID()) { state in
+            raw.record(state)
+            return .active
+        }
+        _ = storage.append(id: UUID(), filter: filter) { state in
+            viaClosure.record(state)
+            return .active
+        }
+        for state in [1, 5, 12, 19, 20] {
+            #expect(storage.notify(state) == nil)
+        }
+        #expect(raw.values == [1, 5, 12, 19, 20])
+        #expect(viaCheck.values == [1, 12, 20])
+        #expect(viaClosure.values.isEmpty)
+
+        gate.cancel()
+        #expect(storage.notify(25) == nil)  // a duplicate stops before the gate
+        #expect(storage.notify(31) == [1])
+        #expect(viaCheck.values == [1, 12, 20])
+
+        // A child's observer inside its cell is called through its closure, which for a deduplicating
+        // subscription is its check, in the cell and once moved into a list.
+        let moved = StateRecorder<Int>()
+        let open = CallGate(id: UUID(), host: nil, callingThread: CallingThread())
+        let cellFilter = AtomicProjectionFilter<Int>(project: { $0 / 10 }, gate: open, handler: { moved.record($0) })
+        var cell = NodeObservers<Int>()
+        cell.single = Observer(observe: cellFilter.observer)
+        #expect(cell.notify(3) == nil)
+        let list = cell.movedIntoList()
+        #expect(cell.isEmpty)
+        for state in [4, 41] {
+            #expect(list?.notify(state) == nil)
+        }
+        #expect(moved.values == [3, 41])
+    }
 }
