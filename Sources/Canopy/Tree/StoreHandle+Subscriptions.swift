@@ -12,7 +12,7 @@ extension StoreHandle {
     /// - Parameters:
     ///   - observer: The observer; one with the same id is not added twice.
     ///   - isNew: Whether the observer's id was made for this call (``SubscriptionIDs``), so that the
-    ///     node need not look for it among its observers (``addObserver(id:isNew:observe:)``).
+    ///     node need not look for it among its observers (``addObserver(id:isNew:observe:filter:)``).
     func subscribe(_ observer: Observer<State>, isNew: Bool = false) {
         enqueue { self.addObserver(id: observer.id, isNew: isNew, observe: observer.observe, filter: nil) }
     }
