@@ -11,9 +11,12 @@ public import Foundation
 /// The loop of a node's list runs such a check in place (``ObserverStorage/call(_:with:)``): the
 /// projection's call and the comparison with the last projection, with no call of the check and no
 /// closure between the loop and them. `observe` is then the same check as a closure
-/// (``AtomicProjectionFilter/observer``, whose context is the filter, so it costs no allocation), for
-/// the calls outside a list's loop: the first state, sent when the observer is added. A child's
-/// observer inside its cell is an ``Observer`` (``NodeObservers``), called through its closure.
+/// (``AtomicProjectionFilter/observer``, whose context is the filter, so it costs no allocation): the
+/// node sends the observer's first state through it as it adds the observer, and the loop does not
+/// call it. Kept in the record all the same, so that every record has a closure and the loop tests
+/// one optional field, not two.
+/// A child's observer inside its cell is an ``Observer`` (``NodeObservers``), called through its
+/// closure, and moved into a list without its check.
 @usableFromInline
 struct ObserverRecord<State>: Sendable {
     /// The observer's id.

@@ -73,14 +73,16 @@ final class ProjectionFilter<State, Last: LastProjectionCell & ~Copyable>: Senda
 /// generic cell of two atomics went through its value witnesses (about 440 instructions per
 /// subscription).
 ///
-/// The filter is made where the equating is made, in code compiled for the app's types. Its check runs
-/// inside the node's observer loop (``ObserverStorage/call(_:with:)``, through the observer's
-/// ``ObserverRecord``), which hands it the state where the loop has it, by address in the library's
-/// code for every state type; the check passes that address on to the projection and the handler.
-/// ``observer`` is the same check as a closure, in the library's code, for the calls outside a list's
-/// loop: a child's observer inside its cell (``NodeObservers``), a view's observer, and each
-/// observer's first state. Nothing in the check depends on the state's type but those two calls, so
-/// the generic code looks nothing up.
+/// The filter is made where the equating is made, in code compiled for the app's types. When its
+/// observer is in a node's list, its check runs inside the list's loop (``ObserverStorage/call(_:with:)``,
+/// through the observer's ``ObserverRecord``), which hands it the state where the loop has it: by
+/// address in the library's code for a root's or a mapped node's list, or as the composition compiled
+/// for a child's types has it. The check passes the state on to the projection and the handler.
+/// ``observer`` is the same check as a closure, in the library's code for every state type, which
+/// takes the state by address: the observer's first state, a child's observer inside its cell
+/// (``NodeObservers``), even once moved into a list, a view's observer, and a props subscription's
+/// dedup stage call it. Nothing in the check depends on the state's type but those two calls, so the
+/// generic code looks nothing up.
 @usableFromInline
 final class AtomicProjectionFilter<State>: Sendable {
     /// The state's projection, as an `Int`.
@@ -115,7 +117,7 @@ final class AtomicProjectionFilter<State>: Sendable {
     }
 
     /// The check as a closure: ``check(_:)``, in the library's code for every state type, for the calls
-    /// that do not come from a list's loop (see above).
+    /// that do not run it in a list's loop (see above).
     @usableFromInline
     var observer: @Sendable (State) -> ObserverStatus {
         check

@@ -14,24 +14,25 @@ public struct Equating<T>: Sendable {
     /// Returns `true` when the second state is a duplicate of the first.
     public let predicate: @Sendable (T, T) -> Bool
 
-    /// For an equating that compares one projection of the state (``keyPath(_:)``, ``equal(value:)``):
-    /// makes the dedup check of one subscription, the closure its node calls with each state. The check
-    /// projects the state once, compares the projection with the last one let through, and calls
-    /// `handler`, through `gate`, only with a state that differs; it answers `.dead` for a state that
-    /// passes once the gate is closed, and `.active` otherwise. `nil` when only the predicate is known.
+    /// For an equating that compares one projection of the state (``keyPath(_:)``, ``equal(value:)``)
+    /// of a type other than `Int` or `Bool`: makes the dedup check of one subscription, as the closure
+    /// its node calls with each state. The check projects the state once, compares the projection with
+    /// the last one let through, kept under an uncontended lock, and calls `handler`, through `gate`,
+    /// only with a state that differs; it answers `.dead` for a state that passes once the gate is
+    /// closed, and `.active` otherwise. `nil` for the other equatings (``check(gate:handler:)`` makes
+    /// any equating's check).
     ///
-    /// Made where the equating is made, by an inlinable factory, so the check is compiled for the
-    /// state's and the projection's types there: a duplicate costs a call of the check, one of the
-    /// projection and a comparison with the last projection, kept in atomics for an `Int` or a `Bool`
-    /// and under an uncontended lock otherwise, with no allocation; a state that passes, the gate's two
-    /// atomic exchanges around the handler's call.
+    /// Made where the equating is made, by an inlinable factory, so that the filter's type is known
+    /// there: a duplicate costs a call of the check, one of the projection and a comparison, with no
+    /// allocation; a state that passes, the gate's two atomic exchanges around the handler's call.
     @usableFromInline
     let makeCheck:
         (@Sendable (_ gate: CallGate, _ handler: @escaping @Sendable (T) -> Void) -> @Sendable (T) -> ObserverStatus)?
 
     /// For an equating that compares a projection to an `Int` or a `Bool`: makes the dedup check of one
-    /// subscription as the filter itself, which a node runs in its observer loop (``ObserverRecord``).
-    /// `makeCheck` makes the same check as a closure.
+    /// subscription as a filter that keeps the last projection in atomics. A node's list runs it in
+    /// its loop (``ObserverRecord``); elsewhere it is called as a closure
+    /// (``AtomicProjectionFilter/observer``). `nil` for the other equatings.
     @usableFromInline
     let makeFilter:
         (@Sendable (_ gate: CallGate, _ handler: @escaping @Sendable (T) -> Void) -> AtomicProjectionFilter<T>)?
@@ -49,10 +50,11 @@ public struct Equating<T>: Sendable {
     init<Value: Equatable & Sendable>(projection project: @escaping @Sendable (T) -> Value) {
         let projection = EquatingProjection(project)
         self.predicate = { projection.isDuplicate($0, $1) }
-        self.makeCheck = { projection.makeCheck(gate: $0, handler: $1) }
         if EquatingProjection<T, Value>.isCountable {
+            self.makeCheck = nil
             self.makeFilter = { projection.makeCountedFilter(gate: $0, handler: $1) }
         } else {
+            self.makeCheck = { projection.makeCheck(gate: $0, handler: $1) }
             self.makeFilter = nil
         }
     }
@@ -63,8 +65,21 @@ public struct Equating<T>: Sendable {
     init(countedProjection project: @escaping @Sendable (T) -> Int) {
         let projection = CountedProjection(project)
         self.predicate = { projection.isDuplicate($0, $1) }
-        self.makeCheck = { projection.makeFilter(gate: $0, handler: $1).observer }
+        self.makeCheck = nil
         self.makeFilter = { projection.makeFilter(gate: $0, handler: $1) }
+    }
+
+    /// The dedup check of one subscription as a closure, made by whichever factory the equating has
+    /// (``makeFilter``, ``makeCheck``); `nil`, with no gate made, when only the predicate is known.
+    @usableFromInline
+    func check(
+        gate: @autoclosure () -> CallGate,
+        handler: @escaping @Sendable (T) -> Void
+    ) -> (@Sendable (T) -> ObserverStatus)? {
+        if let makeFilter {
+            return makeFilter(gate(), handler).observer
+        }
+        return makeCheck?(gate(), handler)
     }
 
     /// Never treats a state as a duplicate: every state passes.

@@ -23,25 +23,18 @@ final class EquatingProjection<State, Value: Equatable & Sendable>: Sendable {
     }
 
     /// The dedup check of one subscription, in front of `handler`, which it calls through `gate`
-    /// (``Equating/makeCheck``).
+    /// (``Equating/makeCheck``), for a projection that is not ``isCountable``: the last projection let
+    /// through is kept under a lock (``ProjectionFilter``). A projection to an `Int` or a `Bool`, the
+    /// commonest, is kept in atomics instead (``makeCountedFilter(gate:handler:)``), which cost a load or
+    /// two where a lock costs about 20 instructions.
     ///
-    /// A projection to `Int` or `Bool`, the commonest, is remembered in atomics
-    /// (``AtomicProjectionFilter``), which cost a load or two where a lock costs about 20 instructions;
-    /// any other, under a lock (``ProjectionFilter``). An equating made for an `Int` or a `Bool` key path
-    /// (`Equating.keyPath(_:)`'s overloads for them) has a ``CountedProjection`` instead, which makes the
-    /// atomic filter with its projection as it is; one that reaches here with such a projection wraps it in
-    /// a conversion.
-    ///
-    /// Each observer's closure has one capture, the filter, which is then the closure's context, so
+    /// The observer's closure has one capture, the filter, which is then the closure's context, so
     /// nothing more is allocated for it, and each call reads one pointer.
     @inlinable
     func makeCheck(
         gate: CallGate,
         handler: @escaping @Sendable (State) -> Void
     ) -> @Sendable (State) -> ObserverStatus {
-        if Self.isCountable {
-            return makeCountedFilter(gate: gate, handler: handler).observer
-        }
         let filter = ProjectionFilter<State, Mutex<RememberedProjection<Value>>>(
             project: project,
             gate: gate,
@@ -50,8 +43,10 @@ final class EquatingProjection<State, Value: Equatable & Sendable>: Sendable {
         return { filter.check($0) }
     }
 
-    /// The dedup check of one subscription for a projection that ``isCountable``, as the filter a node
-    /// runs in its observer loop (``Equating/makeFilter``).
+    /// The dedup check of one subscription for a projection that ``isCountable`` (``Equating/makeFilter``):
+    /// the projection converted to an `Int`. An equating made for an `Int` or a `Bool` key path
+    /// (`Equating.keyPath(_:)`'s overloads for them) has a ``CountedProjection`` instead, which needs no
+    /// conversion.
     @inlinable
     func makeCountedFilter(
         gate: CallGate,

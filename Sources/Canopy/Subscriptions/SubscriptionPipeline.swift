@@ -88,12 +88,14 @@ final class SubscriptionPipeline<State: Sendable, Action: Sendable, Props>: Send
         // equating was made; a duplicate goes no further.
         let check: @Sendable (State) -> ObserverStatus
         if let equating = configuration.removeStateDuplicates {
-            if let makeCheck = equating.makeCheck {
-                // A gate that nothing closes: the token holds `gate`, which `receive` reads before the
-                // check runs. (An optional gate in the check would cost every subscription's check a
-                // retain and a release of it around each handler's call.)
-                let open = CallGate(id: id, host: nil, callingThread: handle.tree.callingThread)
-                check = makeCheck(open) { state in _ = registration.pipeline.accept(state) }
+            // A compiled check calls `accept` through a gate that nothing closes: the token holds `gate`,
+            // which `receive` reads before the check runs. (An optional gate in the check would cost every
+            // subscription's check a retain and a release of it around each handler's call.)
+            if let compiled = equating.check(
+                gate: CallGate(id: id, host: nil, callingThread: handle.tree.callingThread),
+                handler: { state in _ = registration.pipeline.accept(state) }
+            ) {
+                check = compiled
             } else {
                 check = equating.predicateCheck { state in registration.pipeline.accept(state) }
             }

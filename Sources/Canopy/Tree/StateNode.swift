@@ -369,7 +369,7 @@ class StateNode<State: Sendable, Action: Sendable>: ActionNode<Action>, StoreHan
     ///
     /// Growing by 1.5 rather than 2 leaves a long list a sixth empty on average instead of a quarter,
     /// for about one more move per observer over the list's growth: moving a slot costs a few
-    /// instructions, and a slot is 32 bytes per observer for as long as the list lives.
+    /// instructions, and a slot is 40 bytes per observer for as long as the list lives (``ObserverRecord``).
     private static func grownCapacity(_ count: Int) -> Int {
         count + Swift.max(1, count / 2)
     }

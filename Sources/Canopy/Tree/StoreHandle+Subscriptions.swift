@@ -19,10 +19,11 @@ extension StoreHandle {
 
     /// Adds an observer that calls `handler` until the returned token is cancelled or released.
     ///
-    /// The node's observer is the dedup check itself, compiled where the equating was made: a duplicate
+    /// The node's observer is the dedup check itself, made where the equating was made: a duplicate
     /// costs that check and nothing else. A check that compares an `Int` or a `Bool` projection
-    /// (``Equating/makeFilter``) runs in place in the node's observer loop (``ObserverRecord``); any
-    /// other is the observer's closure (``Equating/makeCheck``). Only a state that passes goes through
+    /// (``Equating/makeFilter``) runs in place in the loop of the node's list, when the observer is in
+    /// one (``ObserverRecord``), and is otherwise called as the observer's closure, as any other check is
+    /// (``Equating/makeCheck``): a child's first observer is in its cell. Only a state that passes goes through
     /// the token's gate to `handler`, so a cancel from another thread waits out a call in progress and
     /// no call starts after it returns. A projecting equating's check holds the gate and the handler
     /// itself (``AtomicProjectionFilter``, ``ProjectionFilter``); otherwise a closure around the gate

@@ -63,8 +63,8 @@ protocol StoreHandle<State, Action>: AnyObject, Sendable {
     ///     for one with that id. An app's ``Observer`` may be subscribed again, and is looked for.
     ///   - observe: What the observer calls.
     ///   - filter: The observer's dedup check, when `observe` is that check as a closure
-    ///     (``ObserverRecord``): a node runs it in its observer loop instead; a view, whose observer
-    ///     sees another state than its node's, calls `observe`.
+    ///     (``ObserverRecord``): a node's list runs it in its loop instead. A child's observer inside its
+    ///     cell, and a view's, whose observer sees another state than its node's, call `observe`.
     func addObserver(
         id: UUID,
         isNew: Bool,

@@ -42,11 +42,12 @@ import Testing
         #expect(sameSwitch.predicate(Counter(count: 1, isOn: false), Counter(count: 2, isOn: false)))
         #expect(!sameSwitch.predicate(Counter(count: 1, isOn: true), Counter(count: 1, isOn: false)))
         let passed = StateRecorder<Bool>()
-        let check = sameSwitch.makeCheck!(CallGate(id: UUID(), host: nil, callingThread: CallingThread())) {
+        #expect(sameSwitch.makeFilter != nil && sameSwitch.makeCheck == nil)  // kept in atomics
+        let check = sameSwitch.check(gate: CallGate(id: UUID(), host: nil, callingThread: CallingThread())) {
             passed.record($0.isOn)
         }
         for isOn in [false, false, true, true, false] {
-            #expect(check(Counter(count: 0, isOn: isOn)) == .active)
+            #expect(check?(Counter(count: 0, isOn: isOn)) == .active)
         }
         #expect(passed.values == [false, true, false])
     }
@@ -81,7 +82,7 @@ import Testing
         #expect(!closeEnough.predicate(1.0, 2.0))
     }
 
-    @Test func projectingEquatingsMakeACheckThatReadsTheLastAcceptedProjection() {
+    @Test func projectingEquatingsMakeACheckThatReadsTheLastAcceptedProjection() throws {
         let reads = StateRecorder<Int>()
         let passed = StateRecorder<Int>()
         let equating = Equating<Item>.equal { item in
@@ -89,7 +90,8 @@ import Testing
             return item.title
         }
         let gate = CallGate(id: UUID(), host: nil, callingThread: CallingThread())
-        let check = equating.makeCheck!(gate) { item in passed.record(item.id) }
+        #expect(equating.makeCheck != nil && equating.makeFilter == nil)  // kept under a lock
+        let check = try #require(equating.check(gate: gate) { item in passed.record(item.id) })
         #expect(check(Item(id: 1, title: "a")) == .active)
         #expect(check(Item(id: 2, title: "a")) == .active)
         #expect(check(Item(id: 3, title: "b")) == .active)
@@ -101,12 +103,14 @@ import Testing
         #expect(passed.values == [1, 3])
         #expect(reads.values == [1, 2, 3, 4, 5, 6])  // one projection per state
         #expect(Equating<Item>.keyPath(\.title).makeCheck != nil)
+        #expect(Equating<Item>.equal { $0.id }.makeFilter != nil)  // an `Int`, converted
     }
 
     @Test func combinedAndPredicateEquatingsHaveNoCompiledCheck() {
-        #expect(Equating<Item>.asEquatable.makeCheck == nil)
-        #expect((Equating<Item>.keyPath(\.id) && .keyPath(\.title)).makeCheck == nil)
-        #expect(Equating<Item>.with([.keyPath(\.id)]).makeCheck == nil)
+        let gate = CallGate(id: UUID(), host: nil, callingThread: CallingThread())
+        #expect(Equating<Item>.asEquatable.check(gate: gate) { _ in } == nil)
+        #expect((Equating<Item>.keyPath(\.id) && .keyPath(\.title)).check(gate: gate) { _ in } == nil)
+        #expect(Equating<Item>.with([.keyPath(\.id)]).check(gate: gate) { _ in } == nil)
     }
 
     @Test func keyPathDeduplicationDeliversWhatThePredicateWould() async {
