@@ -95,8 +95,12 @@ enum ActionMap: Sendable, CaseIterable {
 }
 
 /// The deduplications random subscriptions use; all but `never` and `always` are equivalences.
+///
+/// Each way an equating checks is among them: a predicate (`equal`, `lastElement`, `never`, `always`),
+/// a projection kept in atomics, which a store's list of observers runs in its own loop (`sum`, an
+/// `Int` key path; `sumIsEven`, a `Bool` one), and a projection kept under a lock (`first`, an `Int?`).
 enum EquatingKind: Sendable, CaseIterable {
-    case equal, lastElement, never, always
+    case equal, lastElement, never, always, sum, sumIsEven, first
 
     var equating: Equating<[Int]> {
         switch self {
@@ -104,6 +108,9 @@ enum EquatingKind: Sendable, CaseIterable {
         case .lastElement: Equating { $0.last == $1.last }
         case .never: .neverEqual
         case .always: .alwaysEqual
+        case .sum: .keyPath(\.modelSum)
+        case .sumIsEven: .keyPath(\.modelSumIsEven)
+        case .first: .equal { $0.first }
         }
     }
 
@@ -113,6 +120,22 @@ enum EquatingKind: Sendable, CaseIterable {
         case .lastElement: last.last == new.last
         case .never: false
         case .always: true
+        case .sum: last.modelSum == new.modelSum
+        case .sumIsEven: last.modelSumIsEven == new.modelSumIsEven
+        case .first: last.first == new.first
         }
+    }
+}
+
+extension [Int] {
+    /// The flattened state's elements added up (wrapping): what the `sum` key-path equatings project,
+    /// which changes with the actions of the store and of every store above it.
+    var modelSum: Int {
+        reduce(0, &+)
+    }
+
+    /// Whether ``modelSum`` is even.
+    var modelSumIsEven: Bool {
+        modelSum & 1 == 0
     }
 }
