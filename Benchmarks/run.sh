@@ -16,8 +16,9 @@
 #    whole action / 10); tree width per action at 10, 100 and 1,000 children; the dedup filter per
 #    subscription per action (W2 with 100 subscriptions minus W2 with none, / 100); subscribe per
 #    subscription at 10,000 (raw observers; and deduplicating subscriptions made, delivered and
-#    cancelled, `subscribe-dedup`); per child with the root changing, one raw observer or one
-#    deduplicating subscription per child (`child-slope` with 100 children minus with 10, / 90).
+#    cancelled, `subscribe-dedup`); per child with the root changing, one observer per child: a raw
+#    observer with the subscription's check written in its closure (issue 32's floor), one with no check,
+#    or a deduplicating subscription (`child-slope` with 100 children minus with 10, / 90).
 #
 # A failed result check stops the script with a non-zero status.
 set -euo pipefail
@@ -175,10 +176,11 @@ if [[ $callgrind == 1 ]]; then
         per_unit "subscribe.$system" 10000 10000 subscribe --system "$system"
     done
     # Canopy only: deduplicating subscriptions made, delivered and cancelled; and what one more child
-    # adds to an action of a root that changes every time, with one raw observer or one deduplicating
-    # subscription per child (child-slope at 100 children minus at 10, / 90).
+    # adds to an action of a root that changes every time, with one observer per child: raw with the
+    # check by hand, raw with none, or a deduplicating subscription (child-slope at 100 children minus
+    # at 10, / 90).
     per_unit "subscribeDedup.canopy" 10000 10000 subscribe-dedup --system canopy
-    for subscriber in raw deduplicating; do
+    for subscriber in checked raw deduplicating; do
         per_unit "slope100.$subscriber" 10000 10000 child-slope --system canopy --subscriber "$subscriber" --children 100
         per_unit "slope10.$subscriber" 10000 10000 child-slope --system canopy --subscriber "$subscriber" --children 10
         instructions[slope.$subscriber]="$(awk -v a="${instructions[slope100.$subscriber]}" \
@@ -265,9 +267,11 @@ row "subscribe instructions per subscription at 10,000" "$(i subscribe.floor-syn
     "$(i subscribe.floor-queue)" "$(i subscribe.canopy)" "" "≤ 4,000" "$(iholds subscribe.canopy "<=" 4000)"
 row "subscribe with dedup, teardown included, instructions per subscription at 10,000" "" "" \
     "$(i subscribeDedup.canopy)" "" "≤ 4,000" "$(iholds subscribeDedup.canopy "<=" 4000)"
-row "per child, root changing: raw observer / deduplicating subscription instructions/action" "" "" \
-    "$(i slope.raw) / $(i slope.deduplicating)" "$(relative slope.deduplicating slope.raw raw)" "≤ 1.3× raw" \
-    "$(iholds_ratio slope.deduplicating slope.raw 1.3)"
+row "per child, root changing: raw observer checking by hand / deduplicating subscription instructions/action" \
+    "" "" "$(i slope.checked) / $(i slope.deduplicating)" "$(relative slope.deduplicating slope.checked checked)" \
+    "≤ 1.3× checked" "$(iholds_ratio slope.deduplicating slope.checked 1.3)"
+row "per child, root changing: raw observer with no check instructions/action" "" "" "$(i slope.raw)" \
+    "$(relative slope.deduplicating slope.raw "dedup / raw")" "" ""
 row "W4 heap B per subscriber" "$(v W4.floor-sync.subscriber)" "$(v W4.floor-queue.subscriber)" \
     "$(v W4.canopy.subscriber)" "" "≤ 90" "$(holds "$(v W4.canopy.subscriber)" "<=" 90)"
 row "W4 heap B per child store + 1 observer" "$(v W4.floor-sync.child)" "$(v W4.floor-queue.child)" \

@@ -28,7 +28,7 @@ echo "smoke: subscribe, 2000 subscriptions"
 "$tool" subscribe --system all --size 2000
 echo "smoke: subscribe-dedup, 2000 deduplicating subscriptions made and cancelled"
 "$tool" subscribe-dedup --system canopy --size 2000
-for subscriber in raw deduplicating; do
+for subscriber in checked raw deduplicating; do
     echo "smoke: child-slope, 20 children with one $subscriber subscriber each, 2000 actions"
     "$tool" child-slope --system canopy --subscriber "$subscriber" --children 20 --size 2000
 done

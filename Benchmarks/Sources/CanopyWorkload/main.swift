@@ -9,7 +9,7 @@ import Darwin
 // Runs one workload once, at a given size, and checks its result.
 //
 //     canopy-workload <workload…|all> [--system floor-sync|floor-queue|canopy|all] [--size N]
-//                     [--children K] [--observers N] [--latency-samples N] [--subscriber raw|deduplicating]
+//                     [--children K] [--observers N] [--latency-samples N] [--subscriber checked|raw|deduplicating]
 //                     [--quiet]
 //
 // Workloads: w1–w5, w1-middleware, tree-width, subscribe, and, Canopy only, subscribe-dedup, child-slope,
@@ -46,7 +46,7 @@ func usage() -> Never {
         usage: canopy-workload <w1|w1-middleware|w2|w3|w4|w5|tree-width|subscribe|subscribe-dedup|child-slope|
                                 dropped-children|w1-recorded|w1-persisted|persist-drain|all>...
                                [--system floor-sync|floor-queue|canopy|all] [--size N] [--children K]
-                               [--observers N] [--latency-samples N] [--subscriber raw|deduplicating] [--quiet]
+                               [--observers N] [--latency-samples N] [--subscriber checked|raw|deduplicating] [--quiet]
         """
     )
     exit(2)

@@ -2,7 +2,9 @@ import Canopy
 
 /// Per child with the root changing: a root whose every action changes its state, with `children` child
 /// stores of one subscriber each. The instructions one more child adds to an action (the slope between
-/// two widths) compare a raw observer with a deduplicating subscription doing the same job.
+/// two widths) compare a deduplicating subscription with a raw observer doing the same job: the raw
+/// observer that makes the same check by hand in its closure is issue 32's floor ("as cheap as a
+/// hand-written check"); the one that checks nothing shows what the check itself costs.
 ///
 /// Every action changes the root's count, so every child's state changes and every subscriber is called:
 /// the deduplicating subscription deduplicates on the root's count, and lets every state through.
@@ -16,6 +18,9 @@ public enum ChildSlope {
     public enum Subscriber: String, Sendable, CaseIterable {
         /// `subscribe(observer:)`, counting in its closure.
         case raw
+        /// `subscribe(observer:)` with the subscription's check written in its closure: one key-path read
+        /// per state, compared with the last value let through, the first state always let through.
+        case checked
         /// `subscribe(removeStateDuplicates: .keyPath(\.0))`, counting in its handler.
         case deduplicating
     }
@@ -43,6 +48,18 @@ public enum ChildSlope {
                 store.subscribe(
                     observer: Observer { _ in
                         tally.value += 1
+                        return .active
+                    }
+                )
+            case .checked:
+                let last = LastValue<Int>()
+                store.subscribe(
+                    observer: Observer { state in
+                        let key = state[keyPath: \.0]
+                        if key != last.value {
+                            last.value = key
+                            tally.value += 1
+                        }
                         return .active
                     }
                 )
