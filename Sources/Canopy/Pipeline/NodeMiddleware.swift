@@ -57,6 +57,19 @@ final class NodeMiddleware<Action>: Sendable {
         self.observe = observe
     }
 
+    /// On the tree's queue, in a tree whose middleware all only observe: runs this chain's taps for
+    /// `action`, which goes on unchanged.
+    @inline(__always)
+    func tap(_ action: borrowing Action) {
+        if hasSoleTap {
+            // The usual case, the recorder alone: the engine calls it, without a call to the chain.
+            // Read with `!` where it is used, a `let` of the middleware is borrowed, not copied.
+            soleTap(action, soleEnvironment!)
+        } else {
+            observe(action)
+        }
+    }
+
     /// On the tree's queue: runs the chain from the middleware at `startIndex` on; the action is
     /// replaced by the one the chain forwards.
     ///

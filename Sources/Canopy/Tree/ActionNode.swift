@@ -24,7 +24,8 @@ class ActionNode<Action: Sendable>: TreeNode, InboxReceiver, @unchecked Sendable
     /// in a box, so the engine's middleware stage reaches it with one load and no call (W4 counts its
     /// 8 bytes in every child store; reached through the box, a call of a subclass's accessor cost W1
     /// with a middleware about 8 instructions per action).
-    // Safety: queue-only, as `lastChanged`; replaced only by `use`, in a work item, never during an action.
+    // Safety: queue-only, as `lastChanged`; replaced only by `use`, in a work item, never during an action;
+    // the middleware stage moves it out and back (`withMiddleware`).
     final var middleware: NodeMiddleware<Action>?
 
     init(tree: StoreTree, parent: TreeNode?, sharedInbox: Inbox<Action>?, translatesActions: Bool = false) {
@@ -84,20 +85,29 @@ class ActionNode<Action: Sendable>: TreeNode, InboxReceiver, @unchecked Sendable
         preconditionFailure("Internal inconsistency: \(type(of: self)) does not run async actions")
     }
 
-    /// This node's middleware, which the caller knows is attached (``TreeNode/hasMiddleware``),
-    /// unretained: for the engine's middleware stage, on every action. The node holds it, and only
-    /// `use(_:resolvers:)` replaces it, in a work item, never while an action is in the stage.
+    /// On the queue, during the middleware stage: runs `body` with this node's middleware, which the
+    /// caller knows is attached (``TreeNode/hasMiddleware``).
     ///
-    /// Read as a strong reference, it would be retained and released around the chain's call (about 50
-    /// instructions per action, a third of what the recorder costs the tree): the compiler cannot tell
-    /// that the call leaves the node's field alone.
-    // Safety: unretained, valid while the caller holds the node, for the reasons in the paragraph above.
-    final var attachedMiddleware: Unmanaged<NodeMiddleware<Action>> {
-        @inline(__always) get {
-            assert(hasMiddleware, "Internal inconsistency: \(type(of: self)) has no middleware")
-            // `hasMiddleware` says the node has middleware (`use` sets both).
-            return .passUnretained(middleware!)
+    /// The middleware is moved out of the node for the call and back after it, so `body` owns it and
+    /// borrows what it holds: read as a copy, it would be retained and released around the chain's call
+    /// (about 40 instructions per action), since the compiler cannot tell that the chain leaves the
+    /// node's field alone. While it is out, the field is empty; nothing reads it then, because the engine
+    /// is not entered again during an action (every way back into a store goes through the inbox; were
+    /// it entered, the empty field would stop it here), and only `use(_:resolvers:)`, in a work item,
+    /// replaces it. Had it been replaced meanwhile, the newer middleware would stay.
+    @inline(__always)
+    final func withMiddleware<Result>(_ body: (NodeMiddleware<Action>) -> Result) -> Result {
+        guard let middleware else {
+            // `use` sets the middleware before the flag: an empty field means its chain is running.
+            preconditionFailure("Internal inconsistency: a middleware chain was run from inside itself")
         }
+        self.middleware = nil
+        let result = body(middleware)
+        // Tested first: assigning over the empty field would release the `nil` in it, a call per action.
+        if self.middleware == nil {
+            self.middleware = middleware
+        }
+        return result
     }
 
     /// Queues `action` for this node, from any thread, with `receiver` as the inbox entry's receiver:

@@ -286,17 +286,7 @@ final class StoreTree: Sendable {
     @inline(__always)
     private func tap<Action>(_ holder: ActionNode<Action>, _ action: Action, sentTo target: ActionNode<Action>) {
         queueState.currentTarget = .passUnretained(target)
-        // Safety: `hasMiddleware` said `holder` has middleware; `process`'s caller holds `target`, and thus
-        // `holder` (the target or an ancestor), whose box holds it (see `attachedMiddleware`).
-        holder.attachedMiddleware._withUnsafeGuaranteedRef { middleware in
-            if middleware.hasSoleTap {
-                // The usual case, the recorder alone: the engine calls it, without a call to the chain.
-                // Read with `!` where it is used, a `let` of the middleware is borrowed, not copied.
-                middleware.soleTap(action, middleware.soleEnvironment!)
-            } else {
-                middleware.observe(action)
-            }
-        }
+        holder.withMiddleware { $0.tap(action) }
         queueState.currentTarget = nil
     }
 
@@ -425,9 +415,7 @@ final class StoreTree: Sendable {
         }
         guard node.hasMiddleware else { return .forwarded }
         let start = Self.chainStart(at: 0, entry: entry)
-        // Safety: `process`'s caller holds the node, whose box holds the middleware (see
-        // `attachedMiddleware`).
-        return node.attachedMiddleware._withUnsafeGuaranteedRef { $0.run(&action, from: start) }
+        return node.withMiddleware { $0.run(&action, from: start) }
     }
 
     /// `runMiddleware` for an action below the root, or resumed: the chains from `node` up, as far as
@@ -449,15 +437,13 @@ final class StoreTree: Sendable {
             current = candidate.untranslatedParent()
         }
         guard let holder = current, holder.depth >= entry.resumeDepth else { return .forwarded }
-        guard let middleware = holder.middleware else {
-            preconditionFailure("Internal inconsistency: a node that has middleware has none attached")
-        }
         let above =
             nesting < Self.chainNestingLimit
             ? runChains(&action, from: holder.untranslatedParent(), entry: entry, nesting: nesting + 1)
             : runCollectedChains(&action, from: holder.untranslatedParent(), entry: entry)
         guard case .forwarded = above else { return above }
-        return middleware.run(&action, from: Self.chainStart(at: holder.depth, entry: entry))
+        let start = Self.chainStart(at: holder.depth, entry: entry)
+        return holder.withMiddleware { $0.run(&action, from: start) }
     }
 
     /// How deep `runChains` nests before it collects the rest: paths with that many chains are rare,
