@@ -30,12 +30,15 @@ final class TreeQueueState: @unchecked Sendable {
     /// thread asks, that is on the queue.
     var currentCauses: [String]?
 
-    /// While an action goes through the middleware stage: the node it was sent to (unretained; the
-    /// caller of `process` holds it).
-    // Safety: set to a node only for the middleware stage (`tap`, `middlewareStage`) and back to `nil`
-    // right after, on the queue; the caller of `process` holds that node meanwhile, so the unretained
-    // reference is live.
-    var currentTarget: Unmanaged<TreeNode>?
+    /// While an action goes through the middleware stage: the identity of the node it was sent to, which
+    /// the caller of `process` holds meanwhile. Set for the stage (`tap`, `middlewareStage`) and back to
+    /// `nil` right after; no reference count per action, which the action recorder would pay.
+    var currentTarget: ObjectIdentifier?
+
+    /// While an action to a node below the root goes through the middleware stage: that node, held, so
+    /// that a middleware can ask for its ID or a route to it (`StoreTree.currentTargetNode`). An action
+    /// to the root holds nothing here: the root is reached through `rootReference`.
+    var heldTarget: TreeNode?
 
     /// The scratch space of the walks up and down (`StoreTree.Walk`), kept between actions so its storage
     /// is reused. Each action moves it out (`StoreTree.takeWalk()`) and back: the walks use it as a local

@@ -18,8 +18,7 @@ class StateNode<State: Sendable, Action: Sendable>: ActionNode<Action>, StoreHan
     // Safety: as for `TreeNode`, the `var`s, the box of extras and the cache in it are used only on the
     // tree's queue, except in a root's `init`, which makes the box and the cache before the node is
     // shared, and when the node is freed, on any thread, with its box and its cache: by then nothing
-    // else references the node (the engine's one unretained reference, `currentTarget`, lives only
-    // while the node is held by whoever handed it to `process`).
+    // else references the node.
     /// What only some nodes need of their own types (a cached state, a list of observers, what
     /// `use(_:resolvers:)` attached), once the node needs one of them: one reference to a box
     /// (``NodeExtras``), kept out of every node.

@@ -276,7 +276,9 @@ final class StoreTree: Sendable {
             current = candidate.untranslatedParent()
         }
         if let holder {
+            queueState.heldTarget = node
             tap(holder, action, sentTo: node)
+            queueState.heldTarget = nil
         }
         return true
     }
@@ -285,7 +287,7 @@ final class StoreTree: Sendable {
     /// `target`.
     @inline(__always)
     private func tap<Action>(_ holder: ActionNode<Action>, _ action: Action, sentTo target: ActionNode<Action>) {
-        queueState.currentTarget = .passUnretained(target)
+        queueState.currentTarget = ObjectIdentifier(target)
         holder.withMiddleware { $0.tap(action) }
         queueState.currentTarget = nil
     }
@@ -299,7 +301,7 @@ final class StoreTree: Sendable {
         at node: ActionNode<Action>,
         entry: EntryContext
     ) -> ProcessOutcome? {
-        queueState.currentTarget = .passUnretained(node)
+        queueState.currentTarget = ObjectIdentifier(node)
         let result = runMiddleware(&action, at: node, entry: entry)
         queueState.currentTarget = nil
         switch result {
@@ -383,22 +385,25 @@ final class StoreTree: Sendable {
     /// On the queue: whether `node` is the node the action in the middleware stage was sent to.
     @inline(__always)
     func isCurrentTarget(_ node: ObjectIdentifier) -> Bool {
-        guard let currentTarget = queueState.currentTarget else { return false }
-        // Compared by address, without touching the node: an `ObjectIdentifier` is its object's address.
-        // Taken as a strong reference, the node cost the recorder a retain and a release per action.
-        let isCurrent = UInt(bitPattern: currentTarget.toOpaque()) == UInt(bitPattern: node)
-        // Safety: the check reads the node, set only for the duration of the middleware stage, while
-        // `process`'s caller holds it.
-        assert(isCurrent == (ObjectIdentifier(currentTarget.takeUnretainedValue()) == node))
-        return isCurrent
+        queueState.currentTarget == node
+    }
+
+    /// On the queue, while an action goes through the middleware stage: the node it was sent to.
+    private func currentTargetNode() -> TreeNode? {
+        guard let identity = queueState.currentTarget else { return nil }
+        if let held = queueState.heldTarget {
+            assert(ObjectIdentifier(held) == identity, "Internal inconsistency: the held target is another node")
+            return held
+        }
+        let root = self.root
+        assert(ObjectIdentifier(root) == identity, "Internal inconsistency: a target below the root is not held")
+        return root
     }
 
     /// On the queue, while an action goes through the middleware stage: the ID of the node it was sent
     /// to.
     func currentTargetID() -> StoreID? {
-        // Safety: set only for the duration of the middleware stage, while `process`'s caller holds
-        // the node, so it is alive when taken here as a strong reference.
-        queueState.currentTarget?.takeUnretainedValue().storeID
+        currentTargetNode()?.storeID
     }
 
     /// On the queue: runs the middleware of `node` and of its ancestors that take the same actions,
@@ -411,11 +416,27 @@ final class StoreTree: Sendable {
     ) -> MiddlewareResult {
         // An action to the root meets the root's chain only: run it without looking further.
         guard node.depth == 0, entry.resumeDepth <= 0 else {
-            return runChains(&action, from: node, entry: entry)
+            return runChains(&action, holding: node, entry: entry)
         }
         guard node.hasMiddleware else { return .forwarded }
         let start = Self.chainStart(at: 0, entry: entry)
         return node.withMiddleware { $0.run(&action, from: start) }
+    }
+
+    /// `runMiddleware` for an action below the root, or resumed: `runChains` from `node`, which is held
+    /// as the current target meanwhile when it is below the root (``TreeQueueState/heldTarget``). Out of
+    /// line: written into the drain, it cost an action to the root about 6 instructions of placement.
+    @inline(never)
+    private func runChains<Action>(
+        _ action: inout Action,
+        holding node: ActionNode<Action>,
+        entry: EntryContext
+    ) -> MiddlewareResult {
+        guard node.depth > 0 else { return runChains(&action, from: node, entry: entry) }
+        queueState.heldTarget = node
+        let result = runChains(&action, from: node, entry: entry)
+        queueState.heldTarget = nil
+        return result
     }
 
     /// `runMiddleware` for an action below the root, or resumed: the chains from `node` up, as far as
@@ -483,8 +504,7 @@ final class StoreTree: Sendable {
     /// On the queue, during the middleware stage: a route to the node the action was sent to, when it
     /// takes `Action`s.
     func currentRoute<Action>(_: Action.Type) -> WeakReceiver<Action>? {
-        // Safety: as in `currentTargetID()`.
-        guard let target = queueState.currentTarget?.takeUnretainedValue() as? ActionNode<Action> else { return nil }
+        guard let target = currentTargetNode() as? ActionNode<Action> else { return nil }
         return WeakReceiver(target)
     }
 
