@@ -276,9 +276,11 @@ final class StoreTree: Sendable {
             current = candidate.untranslatedParent()
         }
         if let holder {
-            queueState.heldTarget = node
+            let holdsTarget = holdTarget(node)
             tap(holder, action, sentTo: node)
-            queueState.heldTarget = nil
+            if holdsTarget {
+                queueState.heldTarget = nil
+            }
         }
         return true
     }
@@ -385,7 +387,9 @@ final class StoreTree: Sendable {
     /// On the queue: whether `node` is the node the action in the middleware stage was sent to.
     @inline(__always)
     func isCurrentTarget(_ node: ObjectIdentifier) -> Bool {
-        queueState.currentTarget == node
+        // Unwrapped first: `==` on the optional cost the recorder about 5 instructions per action.
+        guard let currentTarget = queueState.currentTarget else { return false }
+        return currentTarget == node
     }
 
     /// On the queue, while an action goes through the middleware stage: the node it was sent to.
@@ -416,27 +420,11 @@ final class StoreTree: Sendable {
     ) -> MiddlewareResult {
         // An action to the root meets the root's chain only: run it without looking further.
         guard node.depth == 0, entry.resumeDepth <= 0 else {
-            return runChains(&action, holding: node, entry: entry)
+            return runChains(&action, from: node, entry: entry)
         }
         guard node.hasMiddleware else { return .forwarded }
         let start = Self.chainStart(at: 0, entry: entry)
         return node.withMiddleware { $0.run(&action, from: start) }
-    }
-
-    /// `runMiddleware` for an action below the root, or resumed: `runChains` from `node`, which is held
-    /// as the current target meanwhile when it is below the root (``TreeQueueState/heldTarget``). Out of
-    /// line: written into the drain, it cost an action to the root about 6 instructions of placement.
-    @inline(never)
-    private func runChains<Action>(
-        _ action: inout Action,
-        holding node: ActionNode<Action>,
-        entry: EntryContext
-    ) -> MiddlewareResult {
-        guard node.depth > 0 else { return runChains(&action, from: node, entry: entry) }
-        queueState.heldTarget = node
-        let result = runChains(&action, from: node, entry: entry)
-        queueState.heldTarget = nil
-        return result
     }
 
     /// `runMiddleware` for an action below the root, or resumed: the chains from `node` up, as far as
@@ -447,6 +435,9 @@ final class StoreTree: Sendable {
     /// chain met, not per level, and at most ``chainNestingLimit`` times: past that, the chains above are
     /// collected and run in a loop (`runCollectedChains`), so a tree with middleware at thousands of
     /// levels does not run the drain's thread out of stack.
+    ///
+    /// The first call, from `node`, the node the action was sent to, holds that node as the current target
+    /// while the chains run, when it is below the root (``TreeQueueState/heldTarget``).
     private func runChains<Action>(
         _ action: inout Action,
         from node: ActionNode<Action>?,
@@ -458,13 +449,35 @@ final class StoreTree: Sendable {
             current = candidate.untranslatedParent()
         }
         guard let holder = current, holder.depth >= entry.resumeDepth else { return .forwarded }
+        let holdsTarget = nesting == 0 && holdTarget(node)
         let above =
             nesting < Self.chainNestingLimit
             ? runChains(&action, from: holder.untranslatedParent(), entry: entry, nesting: nesting + 1)
             : runCollectedChains(&action, from: holder.untranslatedParent(), entry: entry)
-        guard case .forwarded = above else { return above }
-        let start = Self.chainStart(at: holder.depth, entry: entry)
-        return holder.withMiddleware { $0.run(&action, from: start) }
+        let result: MiddlewareResult
+        if case .forwarded = above {
+            let start = Self.chainStart(at: holder.depth, entry: entry)
+            result = holder.withMiddleware { $0.run(&action, from: start) }
+        } else {
+            result = above
+        }
+        if holdsTarget {
+            queueState.heldTarget = nil
+        }
+        return result
+    }
+
+    /// Holds `target`, the node an action in the middleware stage was sent to, as the current target
+    /// when it is below the root, and returns whether it did; the caller lets go of it after the stage.
+    @inline(__always)
+    private func holdTarget(_ target: TreeNode?) -> Bool {
+        guard let target, target.depth > 0 else { return false }
+        // Tested first, as in `ActionNode.withMiddleware`: assigning over the empty field would release
+        // the `nil` in it.
+        if queueState.heldTarget == nil {
+            queueState.heldTarget = target
+        }
+        return true
     }
 
     /// How deep `runChains` nests before it collects the rest: paths with that many chains are rare,
