@@ -472,11 +472,12 @@ final class StoreTree: Sendable {
     @inline(__always)
     private func holdTarget(_ target: TreeNode?) -> Bool {
         guard let target, target.depth > 0 else { return false }
-        // Tested first, as in `ActionNode.withMiddleware`: assigning over the empty field would release
-        // the `nil` in it.
-        if queueState.heldTarget == nil {
-            queueState.heldTarget = target
+        // The stage is never entered again while it runs, so nothing is held yet. Tested, as in
+        // `ActionNode.withMiddleware`, so that the assignment does not release the `nil` in the field.
+        guard queueState.heldTarget == nil else {
+            preconditionFailure("Internal inconsistency: a middleware stage began inside another")
         }
+        queueState.heldTarget = target
         return true
     }
 
