@@ -450,16 +450,19 @@ final class StoreTree: Sendable {
         }
         guard let holder = current, holder.depth >= entry.resumeDepth else { return .forwarded }
         let holdsTarget = nesting == 0 && holdTarget(node)
-        let above =
-            nesting < Self.chainNestingLimit
-            ? runChains(&action, from: holder.untranslatedParent(), entry: entry, nesting: nesting + 1)
-            : runCollectedChains(&action, from: holder.untranslatedParent(), entry: entry)
-        let result: MiddlewareResult
-        if case .forwarded = above {
+        var result = MiddlewareResult.forwarded
+        // The chains above run first. A holder with no node above that takes its actions (the root,
+        // usually) has none, and the call is skipped: a tree with one chain, on its root, then runs the
+        // stage for a child's action in one frame (tree width with a root middleware about 80 less).
+        if let above = holder.untranslatedParent(), above.depth >= entry.resumeDepth {
+            result =
+                nesting < Self.chainNestingLimit
+                ? runChains(&action, from: above, entry: entry, nesting: nesting + 1)
+                : runCollectedChains(&action, from: above, entry: entry)
+        }
+        if case .forwarded = result {
             let start = Self.chainStart(at: holder.depth, entry: entry)
             result = holder.withMiddleware { $0.run(&action, from: start) }
-        } else {
-            result = above
         }
         if holdsTarget {
             queueState.heldTarget = nil
