@@ -14,7 +14,8 @@
 #    runs a workload at size 0 and at size N, and (Ir at N − Ir at 0) / N, the median of three, cancels
 #    start-up costs. W1 per action (N = --callgrind-size); W3 per child (what one more child with its
 #    observers costs an action: W3 with 10 children minus W3 with 1, / 9, no latency samples; and the
-#    whole action / 10); tree width per action at 10, 100 and 1,000 children; the dedup filter per
+#    whole action / 10); tree width per action at 10, 100 and 1,000 children, and at 10 with a
+#    pass-through middleware on the root (`tree-width-middleware`); the dedup filter per
 #    subscription per action (W2 with 100 subscriptions minus W2 with none, / 100); subscribe per
 #    subscription at 10,000 (raw observers; and deduplicating subscriptions made, delivered and
 #    cancelled, `subscribe-dedup`); per child with the root changing, one observer per child: a raw
@@ -181,13 +182,16 @@ if [[ $callgrind == 1 ]]; then
     # check by hand, raw with none, or a deduplicating subscription (child-slope at 100 children minus
     # at 10, / 90).
     per_unit "subscribeDedup.canopy" 10000 10000 subscribe-dedup --system canopy
+    # Canopy only: tree width at 10 children with a pass-through middleware on the root, beside the same
+    # tree without it: what the middleware stage adds to a child's action.
+    per_unit "widthMw10.canopy" 20000 20000 tree-width-middleware --system canopy --children 10
     for subscriber in checked raw deduplicating; do
         per_unit "slope100.$subscriber" 10000 10000 child-slope --system canopy --subscriber "$subscriber" --children 100
         per_unit "slope10.$subscriber" 10000 10000 child-slope --system canopy --subscriber "$subscriber" --children 10
         instructions[slope.$subscriber]="$(awk -v a="${instructions[slope100.$subscriber]}" \
             -v b="${instructions[slope10.$subscriber]}" 'BEGIN { printf "%.2f", (a - b) / 90 }')"
     done
-    callgrind_note="valgrind --tool=callgrind, (Ir at N − Ir at 0) / N, median of 3: W1 (with and without middleware) at N = $callgrind_size actions; W3 at 10,000 actions with 10 children and with 1, per child = the difference / 9; tree width at 20,000 actions; dedup filter from W2 at 2,000 actions with 100 subscriptions and with none; subscribe at 10,000 subscriptions (raw observers, and deduplicating ones cancelled at the end); per child at 10,000 actions, child-slope at 100 children minus at 10, / 90"
+    callgrind_note="valgrind --tool=callgrind, (Ir at N − Ir at 0) / N, median of 3: W1 (with and without middleware) at N = $callgrind_size actions; W3 at 10,000 actions with 10 children and with 1, per child = the difference / 9; tree width at 20,000 actions (and with a root middleware, K=10); dedup filter from W2 at 2,000 actions with 100 subscriptions and with none; subscribe at 10,000 subscriptions (raw observers, and deduplicating ones cancelled at the end); per child at 10,000 actions, child-slope at 100 children minus at 10, / 90"
 fi
 
 # --- The table ------------------------------------------------------------------------------------
@@ -264,6 +268,8 @@ for children in 10 100 1000; do
     row "tree width K=$children instructions/action" "$(i "width$children.floor-sync")" \
         "$(i "width$children.floor-queue")" "$(i "width$children.canopy")" "$relative" "$target" "$verdict"
 done
+row "tree width K=10 with a pass-through middleware on the root instructions/action" "" "" \
+    "$(i widthMw10.canopy)" "$(relative widthMw10.canopy width10.canopy "without")" "" ""
 row "subscribe instructions per subscription at 10,000" "$(i subscribe.floor-sync)" \
     "$(i subscribe.floor-queue)" "$(i subscribe.canopy)" "" "≤ 4,000 (earlier target)" \
     "$(iholds subscribe.canopy "<=" 4000)"

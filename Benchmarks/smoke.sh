@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # CI smoke test: builds the benchmarks package (the package-benchmark suite included) and runs every
-# workload once, at a small size, for floor-sync, floor-queue and Canopy (dropped-children,
-# subscribe-dedup and child-slope: Canopy only), with its result checks.
+# workload once, at a small size, for floor-sync, floor-queue and Canopy (tree-width-middleware,
+# dropped-children, subscribe-dedup, child-slope and the recorded and persisted runs: Canopy only), with
+# its result checks.
 # No timing is asserted. Exits non-zero if the build or any check fails.
 #
 #     Benchmarks/smoke.sh
@@ -22,6 +23,8 @@ for children in 10 100 1000; do
     echo "smoke: tree-width with $children children, 2000 actions to one"
     "$tool" tree-width --system all --children "$children" --size 2000
 done
+echo "smoke: tree-width-middleware with 10 children, 2000 actions to one, a pass-through middleware on the root"
+"$tool" tree-width-middleware --system canopy --children 10 --size 2000
 echo "smoke: W1 with one pass-through middleware, 200000 actions"
 "$tool" w1-middleware --system all --size 200000
 echo "smoke: subscribe, 2000 subscriptions"

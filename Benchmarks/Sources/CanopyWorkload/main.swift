@@ -12,12 +12,12 @@ import Darwin
 //                     [--children K] [--observers N] [--latency-samples N] [--subscriber checked|raw|deduplicating]
 //                     [--quiet]
 //
-// Workloads: w1–w5, w1-middleware, tree-width, subscribe, and, Canopy only, subscribe-dedup, child-slope,
-// dropped-children, w1-recorded, w1-persisted and persist-drain.
+// Workloads: w1–w5, w1-middleware, tree-width, subscribe, and, Canopy only, tree-width-middleware,
+// subscribe-dedup, child-slope, dropped-children, w1-recorded, w1-persisted and persist-drain.
 // `--size` is the number of actions (W1–W3, w1-middleware, w1-recorded, w1-persisted, tree-width,
-// child-slope), subscribers and children (W4), actions per producer (W5), subscriptions (subscribe,
+// tree-width-middleware, child-slope), subscribers and children (W4), actions per producer (W5), subscriptions (subscribe,
 // subscribe-dedup), loop iterations (dropped-children) or rounds of 1,000 changed entities
-// (persist-drain). `--children` is tree-width's width, W3's and child-slope's number of children,
+// (persist-drain). `--children` is tree-width's (and tree-width-middleware's) width, W3's and child-slope's number of children,
 // `--observers` W2's number of subscriptions, `--latency-samples` W3's latency samples (0 for throughput
 // only), `--subscriber` how child-slope observes each child.
 //
@@ -36,15 +36,16 @@ struct Options {
 }
 
 let allWorkloads = [
-    "w1", "w1-middleware", "w2", "w3", "w4", "w5", "tree-width", "subscribe", "subscribe-dedup", "child-slope",
-    "dropped-children", "w1-recorded", "w1-persisted", "persist-drain",
+    "w1", "w1-middleware", "w2", "w3", "w4", "w5", "tree-width", "tree-width-middleware", "subscribe",
+    "subscribe-dedup", "child-slope", "dropped-children", "w1-recorded", "w1-persisted", "persist-drain",
 ]
 
 func usage() -> Never {
     print(
         """
-        usage: canopy-workload <w1|w1-middleware|w2|w3|w4|w5|tree-width|subscribe|subscribe-dedup|child-slope|
-                                dropped-children|w1-recorded|w1-persisted|persist-drain|all>...
+        usage: canopy-workload <w1|w1-middleware|w2|w3|w4|w5|tree-width|tree-width-middleware|subscribe|
+                                subscribe-dedup|child-slope|dropped-children|w1-recorded|w1-persisted|
+                                persist-drain|all>...
                                [--system floor-sync|floor-queue|canopy|all] [--size N] [--children K]
                                [--observers N] [--latency-samples N] [--subscriber checked|raw|deduplicating] [--quiet]
         """
@@ -152,6 +153,17 @@ func run(_ workload: String, _ system: System, _ options: Options) throws(CheckF
         let result = try TreeWidth.run(system, children: options.children, actions: size ?? TreeWidth.defaultActions)
         return "tree-width \(system.rawValue) (\(options.children) children, \(result.actions) actions to one): "
             + describe(result)
+    case "tree-width-middleware":
+        // Canopy only: tree-width with one pass-through middleware on the root.
+        guard system == .canopy else { return nil }
+        let result = try TreeWidth.run(
+            system,
+            children: options.children,
+            actions: size ?? TreeWidth.defaultActions,
+            rootMiddleware: true
+        )
+        return "tree-width-middleware canopy (\(options.children) children, \(result.actions) actions to one, "
+            + "one pass-through middleware on the root): \(describe(result))"
     case "subscribe":
         let result = try SubscribeCost.run(system, count: size ?? SubscribeCost.defaultCount)
         return "subscribe \(system.rawValue) (\(result.actions) subscriptions): "

@@ -3,6 +3,9 @@ import Canopy
 /// Tree width: a root with many children, one deduplicating subscription per child on the child's local
 /// value, actions sent to one child only and the root's state unchanged.
 ///
+/// With `rootMiddleware` (Canopy only), the root has one middleware that passes every action on: what
+/// a child's action costs in a tree whose root logs or records, the usual place for middleware.
+///
 /// What one action costs should follow what it changed (SPEC §8), not the number of children: the
 /// floors call only the touched child's observer.
 public enum TreeWidth {
@@ -19,14 +22,18 @@ public enum TreeWidth {
     ///   - system: The implementation to run.
     ///   - children: Children of the root, each with one deduplicating subscription.
     ///   - actions: Actions sent to the last child.
+    ///   - rootMiddleware: Whether the root has one pass-through middleware (Canopy only: the floors
+    ///     have no middleware).
     /// - Returns: The throughput.
     /// - Throws: ``CheckFailure`` when the result does not match what the actions imply.
     public static func run(
         _ system: System,
         children: Int,
-        actions: Int = defaultActions
+        actions: Int = defaultActions,
+        rootMiddleware: Bool = false
     ) throws(CheckFailure) -> Throughput {
         precondition(children > 0, "tree-width needs at least one child")
+        precondition(!rootMiddleware || system == .canopy, "tree-width's root middleware is Canopy's only")
         let target = children - 1
         let tallies = (0..<children).map { _ in Tally() }
         let lastSeen = (0..<children).map { _ in LastValue<(Int, Int)>() }
@@ -60,7 +67,10 @@ public enum TreeWidth {
             settled = tree.settledState()
         case .canopy:
             // The root's reducer leaves its state unchanged: only the touched child's local value changes.
-            let root = StateStore<Int, Increment>(0) { _, _ in }
+            // The same middleware as W1's: the children's states below check that every action went on.
+            let middlewares: [Middleware<Int, Increment>] =
+                rootMiddleware ? [Middleware("pass") { action, context in context.next(action) }] : []
+            let root = StateStore<Int, Increment>(0, middlewares: middlewares) { _, _ in }
             let stores = (0..<children).map { _ in root.with(0) { local, _ in local += 1 } }
             let subscriptions = stores.indices.map { child in
                 let tally = tallies[child]
