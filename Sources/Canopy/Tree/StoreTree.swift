@@ -495,17 +495,18 @@ final class StoreTree: Sendable {
         from node: ActionNode<Action>?,
         entry: EntryContext
     ) -> MiddlewareResult {
-        // Collected from `node` upwards, so run from the last.
-        var chains: [(depth: Int, middleware: NodeMiddleware<Action>)] = []
+        // Collected from `node` upwards, so run from the last; each chain as `runChains` runs it.
+        var holders: [ActionNode<Action>] = []
         var current = node
         while let candidate = current, candidate.depth >= entry.resumeDepth {
-            if let middleware = candidate.middleware {
-                chains.append((candidate.depth, middleware))
+            if candidate.hasMiddleware {
+                holders.append(candidate)
             }
             current = candidate.untranslatedParent()
         }
-        for chain in chains.reversed() {
-            let result = chain.middleware.run(&action, from: Self.chainStart(at: chain.depth, entry: entry))
+        for holder in holders.reversed() {
+            let start = Self.chainStart(at: holder.depth, entry: entry)
+            let result = holder.withMiddleware { $0.run(&action, from: start) }
             guard case .forwarded = result else { return result }
         }
         return .forwarded
