@@ -337,12 +337,14 @@ import Testing
     }
 
     @Test func releasingTheStoreCancelsItsWorkById() async {
+        let started = StateRecorder<Bool>()
         let cancelled = StateRecorder<Bool>()
         var store: StateStore<[String], Action>? = StateStore(
             [],
             middlewares: [
                 Middleware("work") { action, context in
                     context.run(id: 1) { task in
+                        started.record(true)
                         // Waits on the tree's clock until the run is cancelled, which ends the wait.
                         do {
                             try await task.sleep(for: 3_600)  // allowed: ended by cancellation, not time
@@ -356,6 +358,9 @@ import Testing
             reducer: Self.reducer(StateRecorder())
         )
         await store?.send(.add(1))
+        // The store goes only once the run is under way: what this test checks is that letting go of
+        // the store cancels a running task (on one busy core, the task may not have begun yet).
+        _ = await started.waitFor(count: 1)
         store = nil
         #expect(await cancelled.waitFor(count: 1) == [true])
     }
