@@ -200,8 +200,7 @@ final class PersistenceCoordinator: TreeAttachment, Sendable {
             batch.options.onEvent?(.wrote(writer: batch.writer, upserts: batch.upserts, deletions: batch.deletions))
         }
         guard let failure else {
-            resumeWaiters(upTo: covered, with: nil)
-            continueAfterRound()
+            continueAfterRound(answering: covered, with: nil)
             return
         }
         if let conflict = failure.error as? any ConflictReport {
@@ -242,8 +241,22 @@ final class PersistenceCoordinator: TreeAttachment, Sendable {
     }
 
     /// On the queue, after a round that stored what it took or met a conflict: the next round, or the
-    /// debounce of what is pending.
-    private func continueAfterRound() {
+    /// debounce of what is pending; then the callers of `flush()` up to `request` resume with `error`.
+    ///
+    /// What comes next is set up before they resume, as the retry is after a failure: a caller that moves
+    /// a manual clock as soon as `flush()` returns finds the debounce of the rest scheduled already, and
+    /// moves it too. Which callers resume is settled before the next round can take new requests.
+    private func continueAfterRound(answering request: Int, with error: PersistenceError?) {
+        let answered = takeWaiters(upTo: request)
+        startNextRoundOrDebounce()
+        for waiter in answered {
+            waiter(error)
+        }
+    }
+
+    /// On the queue, between rounds: the next round if one was asked for meanwhile (or the tree ended),
+    /// otherwise the debounce of whatever is pending.
+    private func startNextRoundOrDebounce() {
         let (nextRound, slots) = withState { state in
             defer { state.roundRequested = false }
             return (state.roundRequested || state.hasEnded, state.slots)
@@ -268,11 +281,10 @@ final class PersistenceCoordinator: TreeAttachment, Sendable {
             batch.restore([])
         }
         first.options.onEvent?(.conflicted(writer: first.writer, conflict: error))
-        resumeWaiters(
-            upTo: withState { $0.requests },
+        continueAfterRound(
+            answering: withState { $0.requests },
             with: PersistenceError(writer: first.writer, underlying: error, attempt: 1)
         )
-        continueAfterRound()
     }
 
     /// On the queue, between rounds (no batch is out, so none can come back): lets go of the writers of
@@ -283,12 +295,16 @@ final class PersistenceCoordinator: TreeAttachment, Sendable {
     }
 
     private func resumeWaiters(upTo request: Int, with error: PersistenceError?) {
-        let ready = withState { state in
-            defer { state.waiters.removeAll { $0.request <= request } }
-            return state.waiters.filter { $0.request <= request }
+        for waiter in takeWaiters(upTo: request) {
+            waiter(error)
         }
-        for waiter in ready {
-            waiter.resume(error)
+    }
+
+    /// The callers of `flush()` up to `request`, taken out of the state, to be resumed by the caller.
+    private func takeWaiters(upTo request: Int) -> [@Sendable (PersistenceError?) -> Void] {
+        withState { state in
+            defer { state.waiters.removeAll { $0.request <= request } }
+            return state.waiters.filter { $0.request <= request }.map(\.resume)
         }
     }
 

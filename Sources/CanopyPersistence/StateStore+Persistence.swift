@@ -87,7 +87,9 @@ extension StateStore {
     /// Writes every pending change of this store's tree now, and returns once it is stored.
     ///
     /// Changes sent to the tree before this call are included. When a writer throws, the changes stay
-    /// pending and are retried in the background; this call throws the error.
+    /// pending and are retried in the background; this call throws the error. By the time it returns or
+    /// throws, what follows on the tree's clock is scheduled: the debounce of the changes made while it
+    /// wrote, or the retry.
     ///
     /// - Throws: ``PersistenceError`` when a write failed.
     public func flush() async throws(PersistenceError) {

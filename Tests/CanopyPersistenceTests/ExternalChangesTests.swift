@@ -84,7 +84,9 @@ struct ExternalChangesTests {
         #expect((error?.underlying as? WriteConflict<Int>)?.ids == [1])
         #expect(events.value == ["conflicted RecordingWriter 1: changed by someone else"])
 
-        // The rest goes after the debounce, not after a retry's backoff; note 1 never comes again.
+        // The rest goes after the debounce, not after a retry's backoff; note 1 never comes again. The
+        // debounce is on the clock before flush() throws, so moving the clock now reaches it.
+        #expect(scheduler.pendingCount == 1)
         scheduler.advance(by: 0.1)
         await writer.waitForAttempts(2)
         try await store.flush()

@@ -201,6 +201,25 @@ struct PersistTests {
         #expect(writer.batches.map { $0.upserts.map(\.id) } == [[1], [2]])
     }
 
+    @Test("When flush() returns, the changes made during its round wait on the clock for their debounce")
+    func changesMadeDuringARoundAreScheduledWhenFlushReturns() async throws {
+        let store = makeStore()
+        let writer = RecordingWriter()
+        store.persist(\.notes, to: writer)
+        writer.hold()
+        store.dispatch(.upsert(Note(1)))
+        async let flushed: Void = store.flush()
+        await writer.waitForWriteInProgress()
+        _ = await store.send(.upsert(Note(2)))
+        writer.release()
+        try await flushed
+        // The debounce of note 2 was scheduled before flush() returned, so moving the clock now writes it.
+        #expect(scheduler.pendingCount == 1)
+        scheduler.advance(by: 0.1)
+        await writer.waitForAttempts(2)
+        #expect(writer.batches.map { $0.upserts.map(\.id) } == [[1], [2]])
+    }
+
     @Test("Writers are written deeper stores first, then in registration order")
     func writeOrder() async throws {
         let root = makeStore()
