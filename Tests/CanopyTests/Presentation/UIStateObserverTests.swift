@@ -203,6 +203,10 @@ import Testing
         screen = nil
         await store.send(1)  // a duplicate for `.alwaysEqual`; the released owner must still end it
         await settle(store.queue)
+        // The blocks that computed and delivered state 0 hold the subscription until they return, which
+        // may be after the delivery was recorded: wait for each queue they ran on.
+        await settle(presentation)
+        await settle(.main)
         #expect(captured.object == nil)
     }
 }
