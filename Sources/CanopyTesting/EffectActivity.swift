@@ -21,9 +21,11 @@ final class EffectActivity: Sendable {
     }
 
     private struct ClockItem {
-        let deadline: TimeInterval
+        var deadline: TimeInterval
         /// The run whose task scheduled the work, if any.
         let run: UInt64?
+        /// Whether the work is on the manual clock and counts as its run's wait (``clockWorkArmed(_:deadline:)``).
+        var isArmed = false
     }
 
     private struct Waiter {
@@ -103,30 +105,35 @@ final class EffectActivity: Sendable {
         }
     }
 
-    /// Work was scheduled on the test clock, by the task of `run` if it is not `nil`.
+    /// Work is about to be scheduled on the test clock, by the task of `run` if it is not `nil`: the
+    /// first of two steps, before the manual clock has it. Until ``clockWorkArmed(_:deadline:)``, the
+    /// run stays busy, so no one moves the clock past work the manual clock does not have yet.
     func clockWorkScheduled(deadline: TimeInterval, by run: UInt64?) -> UInt64 {
         update { storage in
             let id = storage.makeID()
             storage.clockItems[id] = ClockItem(deadline: deadline, run: run)
-            if let run, case .running(let waits) = storage.runs[run] {
-                storage.runs[run] = .running(clockWaits: waits + 1)
-            }
             return id
         }
     }
 
-    /// Makes the deadline of pending work at least `deadline`.
-    func raiseDeadline(of id: UInt64, to deadline: TimeInterval) {
+    /// The work `id` is on the manual clock, due at `deadline` or later: its run now waits for the clock.
+    /// Does nothing when the work already ran or was cancelled (the clock may move in between).
+    func clockWorkArmed(_ id: UInt64, deadline: TimeInterval) {
         update { storage in
-            guard let item = storage.clockItems[id], item.deadline < deadline else { return }
-            storage.clockItems[id] = ClockItem(deadline: deadline, run: item.run)
+            guard var item = storage.clockItems[id], !item.isArmed else { return }
+            item.isArmed = true
+            item.deadline = max(item.deadline, deadline)
+            storage.clockItems[id] = item
+            if let run = item.run, case .running(let waits) = storage.runs[run] {
+                storage.runs[run] = .running(clockWaits: waits + 1)
+            }
         }
     }
 
     /// Work scheduled on the test clock ran or was cancelled. Idempotent.
     func clockWorkFinished(_ id: UInt64) {
         update { storage in
-            guard let item = storage.clockItems.removeValue(forKey: id) else { return }
+            guard let item = storage.clockItems.removeValue(forKey: id), item.isArmed else { return }
             if let run = item.run, case .running(let waits) = storage.runs[run] {
                 storage.runs[run] = .running(clockWaits: max(waits - 1, 0))
             }

@@ -36,6 +36,9 @@ final class TestClock: TestHarness {
         _ work: @escaping @Sendable () -> Void
     ) -> ScheduledWork {
         let run = (EffectRunContext.probe as? EffectRunTracker)?.id
+        // Two steps, so that the run stays busy until the manual clock has the work: were it counted as
+        // waiting first, a test could see nothing busy, move the clock past the deadline before the work
+        // was on it, and the work would then be due only after the move.
         let id = activity.clockWorkScheduled(deadline: manual.now + max(delay, 0), by: run)
         let scheduled = manual.schedule(after: delay, on: queue) { [activity] in
             activity.clockWorkFinished(id)
@@ -43,7 +46,7 @@ final class TestClock: TestHarness {
         }
         // The manual clock may have moved meanwhile (work scheduled while `advance` runs): the recorded
         // deadline must never be earlier than the one the manual clock uses.
-        activity.raiseDeadline(of: id, to: manual.now + max(delay, 0))
+        activity.clockWorkArmed(id, deadline: manual.now + max(delay, 0))
         return ScheduledWork { [activity] in
             scheduled.cancel()
             activity.clockWorkFinished(id)
