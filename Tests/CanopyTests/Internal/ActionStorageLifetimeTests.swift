@@ -1,5 +1,4 @@
 import Dispatch
-import Synchronization
 import Testing
 
 @testable import Canopy
@@ -98,7 +97,7 @@ import Testing
         let census = LifeCensus()
         let inbox = Inbox<Life>()
         let child = Receiver("child")
-        let works = Mutex<[Int]>([])
+        let works = LockedValue<[Int]>([])
         var expectedRoot: [Int] = []
         var expectedChild: [Int] = []
         var made = 0
@@ -149,7 +148,7 @@ import Testing
         let child = Receiver("child")
         let over = EffectRun()
         over.cancel()
-        let completions = Mutex(0)
+        let completions = LockedValue(0)
         for value in 0..<3_000 {
             switch value % 4 {
             case 0: _ = inbox?.push(Life(value, in: census))
@@ -212,7 +211,7 @@ import Testing
         // and work items, all while the queue is held: the root's reducer, which every action reaches,
         // and the work items see one sequence.
         let census = LifeCensus()
-        let order = Mutex<[String]>([])
+        let order = LockedValue<[String]>([])
         let root = StateStore<Int, Life>(0) { count, action in
             count += 1
             order.withLock { $0.append("a\(action.value)") }
@@ -443,7 +442,7 @@ import Testing
         // was scheduled keeps the tree until they are reduced, then everything goes.
         let census = LifeCensus()
         let states = LifeCensus()
-        let reduced = Mutex<[Int]>([])
+        let reduced = LockedValue<[Int]>([])
         var root: StateStore<Life, Life>? = StateStore<Life, Life>(Life(-1, in: states)) { state, action in
             reduced.withLock { $0.append(action.value) }
             state = Life(action.value, in: states)

@@ -92,7 +92,7 @@ import Testing
     /// is a programming error, stopped with a message, on the engine's path as on the chain's.
     @Test(.exitTest) func aChainRunFromInsideItselfTraps() async throws {
         let result = try await #require(processExitsWith: .failure, observing: [\.standardErrorContent]) {
-            let node = Mutex<StateNode<Int, Int>?>(nil)
+            let node = LockedValue<StateNode<Int, Int>?>(nil)
             let store = StateStore<Int, Int>(
                 0,
                 middlewares: [

@@ -1,5 +1,4 @@
 import Dispatch
-import Synchronization
 import Testing
 
 @testable import Canopy
@@ -14,7 +13,7 @@ import Testing
     /// A main-actor object, as a view controller is: only its presenter is reachable off the main actor.
     @MainActor
     final class Screen: Presentable {
-        private let slot = Mutex<(any PresenterProtocol)?>(nil)
+        private let slot = LockedValue<(any PresenterProtocol)?>(nil)
         nonisolated var presenter: (any PresenterProtocol)? {
             get { slot.withLock { $0 } }
             set { slot.withLock { $0 = newValue } }

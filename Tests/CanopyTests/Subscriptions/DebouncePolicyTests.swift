@@ -1,5 +1,4 @@
 import CanopyTestSupport
-import Synchronization
 import Testing
 
 @testable import Canopy
@@ -66,7 +65,7 @@ import Foundation
         await #expect(processExitsWith: .failure) {
             await MainActor.run {
                 final class Screen: Presentable {
-                    let slot = Mutex<(any PresenterProtocol)?>(nil)
+                    let slot = LockedValue<(any PresenterProtocol)?>(nil)
                     var presenter: (any PresenterProtocol)? {
                         get { slot.withLock { $0 } }
                         set { slot.withLock { $0 = newValue } }

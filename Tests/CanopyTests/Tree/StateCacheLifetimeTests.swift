@@ -1,5 +1,4 @@
 import Dispatch
-import Synchronization
 import Testing
 
 @testable import Canopy
@@ -81,7 +80,7 @@ import Testing
             reducer: Self.reducer(census)
         )
         var actionView: StateStore<Book, String>? = root!.map(actions: { (text: String) in Int(text) ?? 0 })
-        let seen = Mutex<[String: Int]>([:])
+        let seen = LockedValue<[String: Int]>([:])
         let subscriptions = [
             leaf!.subscribe { state in seen.withLock { $0["leaf"] = state.0.life.value } },
             grandchild!.subscribe { state in seen.withLock { $0["grandchild"] = state.0.0.life.value } },
@@ -202,7 +201,7 @@ import Testing
     @Test(arguments: [false, true])
     func aSoleStepRunsExactlyWhenItsFlagIsSetAndTheCachesBelowShowWhatItDid(atRoot: Bool) async throws {
         let census = LifeCensus()
-        let runs = Mutex<[[Int]]>([])
+        let runs = LockedValue<[[Int]]>([])
         var root: StateStore<Ledger, Int>? = StateStore(
             Ledger(life: Life(-1, in: census)),
             reducer: Self.ledgerReducer(census)
@@ -213,7 +212,7 @@ import Testing
         )
         // A child below makes the child cache its state; the walk must carry the step's work into it.
         var below: StateStore<((Ledger, Ledger), Int), Int>? = child!.with(0) { _, _ in }
-        let seen = Mutex<[[Int]]>([])
+        let seen = LockedValue<[[Int]]>([])
         let subscription = below!.subscribe { state in
             let journal = atRoot ? state.0.0.journal : state.0.1.journal
             seen.withLock { $0.append(journal.pending + [-1] + journal.drained) }

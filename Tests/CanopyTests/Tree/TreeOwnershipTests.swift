@@ -1,5 +1,4 @@
 import Dispatch
-import Synchronization
 import Testing
 
 @testable import Canopy
@@ -37,7 +36,7 @@ import Testing
     @Test func anObserverCanDropTheLastStoreOfASiblingWaitingForItsTurn() async {
         let root = StateStore<Int, Int>(0) { state, action in state += action }
         let first = root.with(0) { _, _ in }
-        let sibling = Mutex<StateStore<(Int, Tracked), Int>?>(root.with(Tracked()) { _, _ in })
+        let sibling = LockedValue<StateStore<(Int, Tracked), Int>?>(root.with(Tracked()) { _, _ in })
         let siblingSeen = StateRecorder<Int>()
         // The first child's observers run before its sibling's; on the second state, one drops the
         // sibling's last store while the sibling waits in the walk.
@@ -71,7 +70,7 @@ import Testing
 
     @Test func anObserverCanDropTheLastStoreOfItsOwnNode() async {
         let root = StateStore<Int, Int>(0) { state, action in state += action }
-        let holder = Mutex<StateStore<(Int, Tracked), Int>?>(root.with(Tracked()) { _, _ in })
+        let holder = LockedValue<StateStore<(Int, Tracked), Int>?>(root.with(Tracked()) { _, _ in })
         let seen = StateRecorder<Int>()
         let local = await holder.withLock { $0! }.state.1
         let localState = WeakRef(local)
@@ -143,7 +142,7 @@ import Testing
 
     @Test func childrenKeepTheirOrderAcrossRemovalsAndCompaction() async {
         let root = StateStore<Int, Int>(0) { state, action in state += action }
-        let order = Mutex<[Int]>([])
+        let order = LockedValue<[Int]>([])
         // A child whose local state is `index`, whose observer notes it on every state after the first.
         func child(_ index: Int) -> StateStore<(Int, Int), Int> {
             let child = root.with(index) { _, _ in }
