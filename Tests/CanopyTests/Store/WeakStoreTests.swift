@@ -89,8 +89,7 @@ import Testing
     @Test func anActionAcceptedByAWeakHandleIsReducedAfterTheLastHandleGoes() async {
         let root = StateStore<Int, Int>(0) { state, action in state += action }
         var child: StateStore<(Int, Int), Int>? = root.with(0) { _, _ in }
-        let busy = Gate()
-        root.queue.async { busy.pass() }
+        let busy = hold(root.queue)
         child!.weakStore().dispatch(2)
         child = nil
         busy.open()
@@ -100,8 +99,7 @@ import Testing
     @Test func anActionAcceptedByAWeakHandleUnderAnActionMapIsReducedAfterTheLastHandleGoes() async {
         let root = StateStore<Int, Int>(0) { state, action in state += action }
         var child: StateStore<(Int, Int), String>? = root.with(0) { _, _ in }.map(actions: { Int($0) ?? 0 })
-        let busy = Gate()
-        root.queue.async { busy.pass() }
+        let busy = hold(root.queue)
         child!.weakStore().dispatch("2")
         child = nil
         busy.open()

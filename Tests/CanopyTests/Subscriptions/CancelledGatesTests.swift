@@ -34,13 +34,6 @@ import Testing
         }
     }
 
-    /// Blocks `store`'s queue until the returned gate is opened.
-    private func hold(_ store: StateStore<Int, Int>) -> Gate {
-        let gate = Gate()
-        store.queue.async { gate.pass() }
-        return gate
-    }
-
     @Test func cancelsMadeWhileTheQueueIsBusyWaitInOneBatchAndAreAllRemoved() async {
         let store = counter()
         let recorder = StateRecorder<Int>()
@@ -54,7 +47,7 @@ import Testing
         _ = await recorder.waitFor(count: 20)
         #expect(await observerCount(store) == 20)
 
-        let held = hold(store)
+        let held = hold(store.queue)
         for subscription in subscriptions {
             subscription.cancel()
         }
@@ -96,7 +89,7 @@ import Testing
         let (early, _) = subscribe(store, recorder: recorder)
         _ = await recorder.waitFor(count: 1)
 
-        let held = hold(store)
+        let held = hold(store.queue)
         // The batch's work item is enqueued here, before the later subscription's addition.
         early.cancel()
         let lateRecorder = StateRecorder<Int>()
@@ -120,7 +113,7 @@ import Testing
         _ = await rootRecorder.waitFor(count: 1)
         _ = await childRecorder.waitFor(count: 1)
 
-        let held = hold(root)
+        let held = hold(root.queue)
         rootSubscription.cancel()
         childSubscription.cancel()
         #expect(root.handle.stateNode!.tree.cancelledGates.count == 2)
@@ -157,7 +150,7 @@ import Testing
         _ = await rootOrder.waitFor(count: 12)
         _ = await childRecorder.waitFor(count: 3)
 
-        let held = hold(root)
+        let held = hold(root.queue)
         // The batch: root 0, child 0, root 1, child 1, then the root's others, then the child's last.
         for index in 0..<12 where index % 4 != 3 {
             rootSubscriptions[index].cancel()

@@ -212,8 +212,7 @@ import Testing
         let holder = LockedValue<Subscription?>(nil)
         // The queue is held up until the token is in place, so the first call (the current state, on
         // subscribing) is the one that cancels.
-        let gate = Gate()
-        store.queue.async { gate.pass() }
+        let gate = hold(store.queue)
         let subscription = store.subscribe { state in
             recorder.record(state)
             holder.withLock { $0 }?.cancel()  // re-entrant, in the first call: must not deadlock

@@ -123,8 +123,7 @@ import Testing
             }
         )
         // The queue is held while both actions are sent, so the child's waits behind the root's.
-        let gate = Gate()
-        root.queue.async { gate.pass() }
+        let gate = hold(root.queue)
         root.dispatch(100)
         childStore.withValue { $0.dispatch(action) }
         gate.open()
