@@ -178,9 +178,28 @@ import Foundation
         }
         _ = await fixture.scheduler.scheduled.waitFor(count: 1)
         fixture.registry.cancel(id: "poll")
-        #expect(fixture.scheduler.manual.pendingCount == 0)
+        // The clock heard of the wait a moment before the wait holds its work: the sleep throws only
+        // once that work is off the clock, whichever comes first.
         #expect(await ended.waitFor(count: 1) == ["CancellationError"])
+        #expect(fixture.scheduler.manual.pendingCount == 0)
         #expect(fixture.diagnostics.lines == ["root started work poll", "root cancelled work poll"])
+    }
+
+    @Test func aCancelThatComesWhileTheClockSchedulesTheWaitStillTakesTheWaitOffTheClock() async {
+        let fixture = Fixture()
+        let registry = fixture.registry
+        fixture.scheduler.whileScheduling.withLock { $0 = { registry.cancel(id: "poll") } }
+        let pendingWhenThrown = StateRecorder<Int>()
+        let clock = fixture.scheduler.manual
+        fixture.run("poll") { task in
+            do {
+                try await task.sleep(for: 10)  // allowed: the manual clock
+            } catch {
+                pendingWhenThrown.record(clock.pendingCount)
+                throw error
+            }
+        }
+        #expect(await pendingWhenThrown.waitFor(count: 1) == [0])
     }
 
     @Test func anErrorThrownByARunIsReported() async {
@@ -221,6 +240,8 @@ import Foundation
 final class SignallingScheduler: DelayScheduler {
     let manual = ManualScheduler()
     let scheduled = StateRecorder<TimeInterval>()
+    /// Called once work is on the clock and before `schedule` returns it: the moment between the two.
+    let whileScheduling = LockedValue<(@Sendable () -> Void)?>(nil)
 
     var now: TimeInterval {
         manual.now
@@ -233,6 +254,7 @@ final class SignallingScheduler: DelayScheduler {
     ) -> ScheduledWork {
         let handle = manual.schedule(after: delay, on: queue, work)
         scheduled.record(delay)
+        whileScheduling.withLock { $0 }?()
         return handle
     }
 }
