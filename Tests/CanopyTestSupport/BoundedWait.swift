@@ -71,3 +71,26 @@ package func boundedWait(
     Issue.record("Timed out after \(waitBoundSeconds) s waiting for \(what())", sourceLocation: sourceLocation)
     return false
 }
+
+/// Yields until `condition` holds, and returns `true`; after the bound, records an issue at
+/// `sourceLocation` that names `what`, and returns `false`.
+///
+/// For what nothing signals, such as the work pending on a ``ManualScheduler`` or a store's state read
+/// through `await`: the condition is checked again after each turn. The bound is in time, not in turns,
+/// so a machine whose cores are busy elsewhere does not end the wait before the work has had its turn.
+@discardableResult
+package func waitUntil(
+    _ what: @autoclosure () -> String,
+    sourceLocation: SourceLocation = #_sourceLocation,
+    _ condition: () async -> Bool
+) async -> Bool {
+    let deadline = waitBound
+    while !(await condition()) {
+        guard DispatchTime.now() < deadline else {
+            Issue.record("Timed out after \(waitBoundSeconds) s waiting for \(what())", sourceLocation: sourceLocation)
+            return false
+        }
+        await Task.yield()
+    }
+    return true
+}

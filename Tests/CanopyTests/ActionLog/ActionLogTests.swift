@@ -334,12 +334,12 @@ import Testing
         let targets = replayed.targets
         let replay = Task { try await log.replay(into: targets, timing: .recorded(on: clock)) }
         #expect(await Self.state(of: replayed.root, reaches: 1) == ["add(1)"])
-        await Self.waitUntilScheduled(clock, count: 1)  // the player waits for 2 s on the tree's clock
+        await waitUntilScheduled(clock, count: 1)  // the player waits for 2 s on the tree's clock
         clock.advance(by: 1.5)
         #expect(await replayed.root.state == ["add(1)"])
         clock.advance(by: 0.5)
         #expect(await Self.state(of: replayed.root, reaches: 2) == ["add(1)", "add(2)"])
-        await Self.waitUntilScheduled(clock, count: 1)
+        await waitUntilScheduled(clock, count: 1)
         clock.advance(by: 2.9)
         #expect(await replayed.root.state.count == 2)
         clock.advance(by: 0.1)
@@ -350,22 +350,9 @@ import Testing
 
     // MARK: Helpers
 
-    /// Returns once `clock` has `count` pieces of work pending (the player reached its wait).
-    private static func waitUntilScheduled(_ clock: ManualScheduler, count: Int) async {
-        for _ in 0..<100_000 where clock.pendingCount < count {
-            await Task.yield()
-        }
-        #expect(clock.pendingCount == count)
-    }
-
-    /// The store's state once it holds `count` items, re-reading after each turn of the queue.
+    /// The store's state once it holds `count` items, re-reading after each turn.
     private static func state(of store: StateStore<[String], Action>, reaches count: Int) async -> [String] {
-        var state = await store.state
-        for _ in 0..<100_000 where state.count < count {
-            await Task.yield()
-            state = await store.state
-        }
-        return state
+        await waitForState(store) { $0.count >= count }
     }
 }
 

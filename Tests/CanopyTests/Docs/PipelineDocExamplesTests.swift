@@ -85,7 +85,7 @@ import Testing
         #expect(Self.describe(await Self.outcome(of: .sync, on: store)) == "reduced")
 
         await store.send(.search("milk"))
-        await Self.waitUntilScheduled(clock, count: 1)
+        await waitUntilScheduled(clock, count: 1)
         clock.advance(by: 0.3)
         #expect(await waitForState(store) { $0.results == ["found milk"] }.results == ["found milk"])
     }
@@ -284,16 +284,16 @@ import Testing
         let store = StateStore(SearchState(), scheduler: clock, middlewares: [search], reducer: SearchState.reduce)
 
         await store.send(.query("mi"))
-        await Self.waitUntilScheduled(clock, count: 1)
+        await waitUntilScheduled(clock, count: 1)
         clock.advance(by: 0.3)
         #expect(await waitForState(store) { !$0.results.isEmpty }.results == ["found mi"])
 
         await store.send(.query("milk"))
-        await Self.waitUntilScheduled(clock, count: 1)
+        await waitUntilScheduled(clock, count: 1)
         await store.send(.clear)  // cancels the run of "milk", asleep: its sleep is removed from the clock
         #expect(clock.pendingCount == 0)
         await store.send(.query("oat"))
-        await Self.waitUntilScheduled(clock, count: 1)
+        await waitUntilScheduled(clock, count: 1)
         clock.advance(by: 0.3)
         let state = await waitForState(store) { $0.results.count == 2 }
         #expect(state.results == ["found mi", "found oat"], "the cleared search never delivered")
@@ -453,14 +453,6 @@ import Testing
         case .reduced: "reduced"
         case .blocked: "blocked"
         case .failed(let error): "failed \(error)"
-        }
-    }
-
-    /// Returns once `clock` has `count` pieces of work pending (a task reached its sleep), or after
-    /// `bound` turns.
-    static func waitUntilScheduled(_ clock: ManualScheduler, count: Int, bound: Int = 10_000) async {
-        for _ in 0..<bound where clock.pendingCount < count {
-            await Task.yield()
         }
     }
 }

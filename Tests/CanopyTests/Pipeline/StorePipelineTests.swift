@@ -1,3 +1,4 @@
+import CanopyTestSupport
 import Dispatch
 import Testing
 
@@ -364,15 +365,6 @@ import Testing
         store = nil
         #expect(await cancelled.waitFor(count: 1) == [true])
     }
-
-    // MARK: Helpers
-
-    /// Returns once `scheduler` has `count` pieces of work pending (a task reached its sleep).
-    private func waitUntilScheduled(_ scheduler: ManualScheduler, count: Int) async {
-        for _ in 0..<10_000 where scheduler.pendingCount < count {
-            await Task.yield()
-        }
-    }
 }
 
 /// Records every diagnostics event as its one-line description.
@@ -424,9 +416,9 @@ private final class EventRecorder: StoreDiagnostics {
         let child = root.with([String]()) { local, action in local.append(action) }
         await child.send("save")
         var state = await child.state
-        for _ in 0..<10_000 where state.1.isEmpty {
-            await Task.yield()
+        await waitUntil("the recovered action") {
             state = await child.state
+            return !state.1.isEmpty
         }
         #expect(state.1 == ["recovered"])
         #expect(state.0 == ["recovered"])
@@ -456,14 +448,12 @@ private final class EventRecorder: StoreDiagnostics {
         let second = root.with([String]()) { local, action in local.append(action) }
         await first.send("load")
         await second.send("load")  // same id, another store: the first run goes on
-        for _ in 0..<10_000 where scheduler.pendingCount < 2 {
-            await Task.yield()
-        }
+        await waitUntilScheduled(scheduler, count: 2)
         scheduler.advance(by: 1)
         var states = (await first.state.1, await second.state.1)
-        for _ in 0..<10_000 where states.0.count < 2 || states.1.count < 2 {
-            await Task.yield()
+        await waitUntil("both runs' results") {
             states = (await first.state.1, await second.state.1)
+            return states.0.count >= 2 && states.1.count >= 2
         }
         #expect(states.0 == ["load", "loaded"])
         #expect(states.1 == ["load", "loaded"])

@@ -1,3 +1,4 @@
+import CanopyTestSupport
 import Dispatch
 import Foundation  // Thread
 import Testing
@@ -172,14 +173,9 @@ import Testing
         }
         _ = await cancelling.waitFor(count: cancellers)
         // Each thread signals just before it calls `cancel()`, which marks the subscription at once and
-        // then waits for the handler: wait for the mark (a bounded number of turns, no clock), so that
-        // the cancels are known to be under way while the handler is still held.
-        var turns = 0
-        while !subscription.isCancelled, turns < 1_000_000 {
-            await Task.yield()
-            turns += 1
-        }
-        #expect(subscription.isCancelled)
+        // then waits for the handler: wait for the mark, so that the cancels are known to be under way
+        // while the handler is still held.
+        await waitUntil("the cancel's mark") { subscription.isCancelled }
         release.open()
         let expected = ["handler returned"] + Array(repeating: "cancel returned", count: cancellers)
         #expect(await events.waitFor(count: 1 + cancellers) == expected)
