@@ -176,23 +176,36 @@ final class PersistenceCoordinator: TreeAttachment, Sendable {
             return
         }
         state.value.isWriting = true
+        // A test store follows a round as it follows an effect run, from here until what the round's
+        // end leads to is scheduled: it moves its clock only once the round has answered.
+        let probe = (scheduler as? any TestHarness)?.effectRunStarted(delayed: false)
+        probe?.performing()
         Task.detached { [self] in
-            var failure: (index: Int, error: any Error)?
-            for (index, batch) in batches.enumerated() {
-                do {
-                    try await batch.write()
-                } catch {
-                    failure = (index, error)
-                    break
-                }
-            }
-            let result = failure
-            queue.async { self.roundEnded(batches, failure: result, covered: covered) }
+            let failure = await EffectRunContext.$probe.withValue(probe) { await Self.write(batches) }
+            queue.async { self.roundEnded(batches, failure: failure, covered: covered, probe: probe) }
         }
     }
 
+    /// Off the queue: writes `batches` in order, up to the first that throws.
+    private static func write(_ batches: [TakenBatch]) async -> (index: Int, error: any Error)? {
+        for (index, batch) in batches.enumerated() {
+            do {
+                try await batch.write()
+            } catch {
+                return (index, error)
+            }
+        }
+        return nil
+    }
+
     /// On the queue: what a round's end leads to.
-    private func roundEnded(_ batches: [TakenBatch], failure: (index: Int, error: any Error)?, covered: Int) {
+    private func roundEnded(
+        _ batches: [TakenBatch],
+        failure: (index: Int, error: any Error)?,
+        covered: Int,
+        probe: (any EffectRunProbe)?
+    ) {
+        defer { probe?.ended() }
         state.value.isWriting = false
         let written = failure.map { batches[..<$0.index] } ?? batches[...]
         for batch in written {

@@ -34,7 +34,7 @@ public final class TestStore<State: Sendable, Action: Sendable>: Sendable {
         var exhaustivity: Exhaustivity
         var receiveTimeout: TimeInterval = 10
         var isFinished = false
-        var realTimeLimit = Duration.seconds(5)
+        var realTimeLimit = Duration.seconds(30)
         /// The activity generation at which `settle()` last gave up waiting for busy effects.
         var gaveUpAt: UInt64?
     }
@@ -203,6 +203,21 @@ public final class TestStore<State: Sendable, Action: Sendable>: Sendable {
         }
     }
 
+    /// The longest real time the store waits for effects that are busy without the clock (their task
+    /// awaits something other than the test clock) before it gives up and records a failure. 30 seconds
+    /// by default.
+    ///
+    /// A safety net, not a way to wait: an effect busy that long almost always waits for something no
+    /// test controls (a real network call, a stream). The default leaves room for a machine whose cores
+    /// are busy with other work; shorten it to see such a failure sooner.
+    public var realTimeLimit: Duration {
+        get { settings.withLock { $0.realTimeLimit } }
+        set {
+            precondition(newValue > .zero, "TestStore.realTimeLimit must be positive, got \(newValue)")
+            settings.withLock { $0.realTimeLimit = newValue }
+        }
+    }
+
     /// The tested state as of the last action the store has seen reduced.
     public var state: State {
         guard let state = history.state else {
@@ -329,14 +344,6 @@ public final class TestStore<State: Sendable, Action: Sendable>: Sendable {
                 toSwiftTesting: toSwiftTesting
             )
         }
-    }
-
-    /// The longest real time the store waits for effects that are busy without the clock (their task
-    /// awaits something other than the test clock) before it gives up. 5 seconds; tests of the store
-    /// shorten it.
-    var realTimeLimit: Duration {
-        get { settings.withLock { $0.realTimeLimit } }
-        set { settings.withLock { $0.realTimeLimit = newValue } }
     }
 
     func gaveUp(at generation: UInt64) -> Bool {
