@@ -252,6 +252,7 @@ import Testing
     @Test func startingWorkUnderABusyIdCancelsTheOldRunAndDropsItsLateResults() async {
         let scheduler = ManualScheduler()
         let started = StateRecorder<String>()
+        let cancelled = StateRecorder<String>()
         let store = StateStore<[String], Action>(
             [],
             scheduler: scheduler,
@@ -260,7 +261,12 @@ import Testing
                     if case .search(let query) = action {
                         context.run(id: "search", cancelInFlight: true) { task in
                             started.record(query)
-                            try await task.sleep(for: 1)  // allowed: the manual clock
+                            do {
+                                try await task.sleep(for: 1)  // allowed: the manual clock
+                            } catch {
+                                cancelled.record(query)
+                                throw error
+                            }
                             task.send(.found(query))
                         }
                     }
@@ -273,6 +279,8 @@ import Testing
         _ = await started.waitFor(count: 1)
         await store.send(.search("ab"))
         _ = await started.waitFor(count: 2)
+        // Once the sleep of "a" has thrown, nothing of it is on the clock: the work there is "ab"'s.
+        #expect(await cancelled.waitFor(count: 1) == ["a"])
         await waitUntilScheduled(scheduler, count: 1)
         scheduler.advance(by: 1)
         let final = await waitForState(store) { $0.contains("found(\"ab\")") }

@@ -113,11 +113,11 @@ import Testing
         var child: StateStore<(Int, Int), Int>? = root.with(0) { local, action in local += action }
         let weak = child!.weakStore()
         let executor = QueueTaskExecutor()
-        root.queue.suspend()  // the action waits in the inbox while the child goes
+        let held = hold(root.queue)  // the action waits in the inbox while the child goes
         let sent = Task(executorPreference: executor) { await weak.send(5) }
         drain(executor.queue)  // the task has run up to its suspension: the action is in the inbox
         child = nil
-        root.queue.resume()
+        held.open()
         let state = await sent.value
         #expect(state?.0 == 5)
         #expect(state?.1 == 5)
@@ -132,10 +132,10 @@ import Testing
         let root = StateStore<Int, Int>(0) { state, action in state += action }
         var child: StateStore<(Int, Int), Int>? = root.with(0) { local, action in local += action }
         let weakView = child!.map(actions: { (_: Hop) in 1 }).weakStore()
-        root.queue.suspend()
+        let held = hold(root.queue)
         weakView.dispatch(Hop(started: started))
         child = nil
-        root.queue.resume()
+        held.open()
         #expect(await root.state == 1)
         #expect(await started.waitFor(count: 1) == [1])
     }
@@ -168,11 +168,11 @@ import Testing
         // So has the drain that ran it, which keeps the root as a store does while it runs: a weak handle
         // may add to a running drain.
         await settle(queue)
-        queue.suspend()  // the drain that holds the root waits while the store goes
+        let held = hold(queue)  // the drain that holds the root waits while the store goes
         root!.dispatch(1)
         root = nil
         weak.dispatch(2)
-        queue.resume()
+        held.open()
         #expect(await recorder.waitFor(count: 2) == [0, 1])
         await settle(queue)
         #expect(recorder.values == [0, 1])
@@ -196,12 +196,12 @@ import Testing
         var child: StateStore<(Int, Int), Int>? = root.with(0) { local, action in local += action }
         let weak = child!.weakStore()
         let outcome = StateRecorder<Int>()
-        root.queue.suspend()  // the action waits in the inbox while the child goes
+        let held = hold(root.queue)  // the action waits in the inbox while the child goes
         weak.dispatch(1) { result in
             if case .reduced(let state) = result { outcome.record(state.0) }
         }
         child = nil
-        root.queue.resume()
+        held.open()
         #expect(await outcome.waitFor(count: 1) == [1])
         #expect(await root.state == 1)
     }

@@ -25,10 +25,10 @@ import Testing
         let queue = root!.queue
         let weak = root!.weakStore()
         let outcome = StateRecorder<String>()
-        queue.suspend()  // the action waits in the inbox while the store goes
+        let held = hold(queue)  // the action waits in the inbox while the store goes
         weak.dispatch(1) { outcome.record(Self.describe($0)) }
         root = nil
-        queue.resume()
+        held.open()
         let outcomes = await outcome.waitFor(count: 1)
         #expect(outcomes == ["reduced 1"])
     }
@@ -39,10 +39,10 @@ import Testing
         let queue = root!.queue
         let weak = root!.weakStore().map(state: { $0 * 10 })
         let outcome = StateRecorder<String>()
-        queue.suspend()
+        let held = hold(queue)
         weak.dispatch(2) { outcome.record(Self.describe($0)) }
         root = nil
-        queue.resume()
+        held.open()
         let outcomes = await outcome.waitFor(count: 1)
         #expect(outcomes == ["reduced 20"])
     }
@@ -63,10 +63,10 @@ import Testing
             }
         )
         _ = await root!.state  // the middleware is attached
-        queue.suspend()  // the action waits in the inbox while the store goes
+        let held = hold(queue)  // the action waits in the inbox while the store goes
         root!.dispatch(1)
         root = nil
-        queue.resume()
+        held.open()
         _ = await seen.waitFor(count: 1)
         await settle(queue)
         await settle(queue)
@@ -86,10 +86,10 @@ import Testing
             }
         )
         _ = await child!.state
-        root.queue.suspend()
+        let held = hold(root.queue)
         child!.dispatch(1)
         child = nil
-        root.queue.resume()
+        held.open()
         _ = await seen.waitFor(count: 1)
         await settle(root.queue)
         await settle(root.queue)

@@ -99,7 +99,7 @@ import Testing
         let weak = child!.weakStore()
         let localState = WeakRef(await child!.state.1)
         let seen = StateRecorder<Int>()
-        root.queue.suspend()  // the child's last store goes while the subscription waits
+        let held = hold(root.queue)  // the child's last store goes while the subscription waits
         weak.subscribe(
             observer: Observer { state in
                 seen.record(state.0)
@@ -107,7 +107,7 @@ import Testing
             }
         )
         child = nil
-        root.queue.resume()
+        held.open()
         await root.send(1)
         #expect(seen.values.isEmpty)
         #expect(localState.object == nil)

@@ -75,7 +75,8 @@ import Testing
         #expect(lines.contains("2 open tasks:"))
         #expect(lines.contains("  #2 [ ] Write report #work  overdue by 4 days (2025-03-10)"))
         #expect(lines.contains("  #2 [ ] Write [report] #work"))
-        #expect(lines.contains("(1 earlier query was superseded before finishing and cancelled)"))
+        // Whether `search --no-wait re` is still running when the next line starts depends on real time
+        // (a search takes 0.25 s here): SearchEffectsTests checks the superseded count on the test clock.
         #expect(lines.contains("tasks: 3  open: 2  done: 1  completion: 33%"))
         #expect(lines.contains("push: pushing... attempt 1 of 4"))
         #expect(lines.contains { $0.hasPrefix("push: attempt 1 of 4 failed (") && $0.contains("next retry at") })
@@ -282,7 +283,12 @@ import Testing
         #expect(result.output.contains("TaskBoard demo"))
         #expect(result.output.contains("pushed 4 tasks"))
         #expect(result.output.contains("failed ("))
-        #expect(result.output.contains("push cancelled during attempt 1 of 3"))
+        // The demo cancels its background push on the next line, while the 0.2 s call is in flight; a
+        // process stalled longer than that between two lines finds the push over.
+        #expect(
+            result.output.contains("push cancelled during attempt 1 of 3")
+                || result.output.contains("no sync is running")
+        )
     }
 
     // MARK: Issue 18
