@@ -240,7 +240,8 @@ import Foundation
 final class SignallingScheduler: DelayScheduler {
     let manual = ManualScheduler()
     let scheduled = StateRecorder<TimeInterval>()
-    /// Called once work is on the clock and before `schedule` returns it: the moment between the two.
+    /// Called, once, when the next work is on the clock and before `schedule` returns it: the moment
+    /// between the two. Let go of after the call, so that it may hold what holds the scheduler.
     let whileScheduling = LockedValue<(@Sendable () -> Void)?>(nil)
 
     var now: TimeInterval {
@@ -254,7 +255,7 @@ final class SignallingScheduler: DelayScheduler {
     ) -> ScheduledWork {
         let handle = manual.schedule(after: delay, on: queue, work)
         scheduled.record(delay)
-        whileScheduling.withLock { $0 }?()
+        whileScheduling.exchange(nil)?()
         return handle
     }
 }
