@@ -20,7 +20,7 @@ let package = Package(
         .testTarget(name: "CanopyTestingTests", dependencies: ["Canopy", "CanopyTesting", "CanopyTestSupport"]),
         .testTarget(
             name: "CanopyPersistenceTests",
-            dependencies: ["Canopy", "CanopyPersistence", "CanopyTestSupport"]
+            dependencies: ["Canopy", "CanopyPersistence", "CanopyTesting", "CanopyTestSupport"]
         ),
         // Puredux-style call sites, compiled as a Puredux user's project is: once in Swift 5 language mode,
         // once in Swift 6. The Swift 5 target's files are symbolic links to the Swift 6 target's.
