@@ -12,7 +12,8 @@ import Foundation
 
 /// How long a test helper waits for a signal before it records a failure and lets the test go on.
 ///
-/// A safety net, never a way to synchronise: every wait in the tests ends on an explicit signal, and
+/// A safety net, never a way to synchronise: every wait in the tests ends on an explicit signal, or, for
+/// what nothing signals, on a condition checked after each turn (``waitUntil(_:sourceLocation:_:)``);
 /// the bound only turns a bug that would hang the run into a failure that names the waiting test.
 ///
 /// 20 seconds, unless `CANOPY_WAIT_BOUND_SECONDS` names another positive number of seconds. CI raises

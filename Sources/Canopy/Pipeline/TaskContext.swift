@@ -66,32 +66,32 @@ public struct TaskContext<Action>: Sendable {
 
 /// One wait of ``TaskContext/sleep(for:)``: resumes its continuation exactly once, when the time comes
 /// or when the task is cancelled, whichever is first, in any order of the calls.
-///
-/// `wait` and then `hold` are called one after the other by the waiting task; `wake` and `cancel` may
-/// come from other threads at any point. A cancel resumes the continuation only once the scheduled
-/// work is known and cancelled: before `hold`, it leaves both to `hold`.
 private final class SleepWaiter: Sendable {
     private struct Storage: Sendable {
         var continuation: CheckedContinuation<Void, any Error>?
         var work: ScheduledWork?
-        var isHeld = false
         var isCancelled = false
     }
 
     private let storage = LockedValue(Storage())
 
     func wait(_ continuation: CheckedContinuation<Void, any Error>) {
-        storage.withLock { $0.continuation = continuation }
+        let cancelled = storage.withLock { storage in
+            if !storage.isCancelled { storage.continuation = continuation }
+            return storage.isCancelled
+        }
+        if cancelled {
+            continuation.resume(throwing: CancellationError())
+        }
     }
 
     func hold(_ work: ScheduledWork) {
-        let isCancelled = storage.withLock { storage in
-            storage.isHeld = true
-            storage.work = work
+        let cancelNow = storage.withLock { storage in
+            if !storage.isCancelled { storage.work = work }
             return storage.isCancelled
         }
-        if isCancelled {
-            cancel()
+        if cancelNow {
+            work.cancel()
         }
     }
 
@@ -104,14 +104,11 @@ private final class SleepWaiter: Sendable {
 
     func cancel() {
         let (continuation, work) = storage.withLock { storage in
-            storage.isCancelled = true
-            guard storage.isHeld else {
-                return (nil, nil) as (CheckedContinuation<Void, any Error>?, ScheduledWork?)
-            }
             defer {
                 storage.continuation = nil
                 storage.work = nil
             }
+            storage.isCancelled = true
             return (storage.continuation, storage.work)
         }
         work?.cancel()

@@ -5,7 +5,8 @@
 /// scheduler that conforms runs the reducer ``rootReducer(_:)`` returns, and the tree's effect runs
 /// report to the probes ``effectRunStarted(delayed:)`` returns. Other work the tree runs off its queue
 /// reports the same way: `CanopyPersistence` follows each write round with a probe. Production
-/// schedulers do not conform, and then nothing of this runs. The action log built on the middleware may replace this later.
+/// schedulers do not conform, and then nothing of this runs. The action log built on the middleware may
+/// replace this later.
 package protocol TestHarness: DelayScheduler {
     /// Called once, when a root is created with this scheduler: returns the reducer the root runs
     /// instead of `reducer`. Every action of the tree reaches the root reducer, so a wrapper sees them

@@ -335,11 +335,13 @@ import Testing
         let replay = Task { try await log.replay(into: targets, timing: .recorded(on: clock)) }
         #expect(await Self.state(of: replayed.root, reaches: 1) == ["add(1)"])
         await waitUntilScheduled(clock, count: 1)  // the player waits for 2 s on the tree's clock
+        #expect(clock.pendingCount == 1)
         clock.advance(by: 1.5)
         #expect(await replayed.root.state == ["add(1)"])
         clock.advance(by: 0.5)
         #expect(await Self.state(of: replayed.root, reaches: 2) == ["add(1)", "add(2)"])
         await waitUntilScheduled(clock, count: 1)
+        #expect(clock.pendingCount == 1)
         clock.advance(by: 2.9)
         #expect(await replayed.root.state.count == 2)
         clock.advance(by: 0.1)

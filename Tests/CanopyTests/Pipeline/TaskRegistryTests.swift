@@ -178,8 +178,8 @@ import Foundation
         }
         _ = await fixture.scheduler.scheduled.waitFor(count: 1)
         fixture.registry.cancel(id: "poll")
-        // The clock heard of the wait a moment before the wait holds its work: the sleep throws only
-        // once that work is off the clock, whichever comes first.
+        // The clock hears of the wait a moment before the sleep holds its work, so a cancel may come
+        // in between: then the sleeping task takes the work off the clock, before the sleep throws.
         #expect(await ended.waitFor(count: 1) == ["CancellationError"])
         #expect(fixture.scheduler.manual.pendingCount == 0)
         #expect(fixture.diagnostics.lines == ["root started work poll", "root cancelled work poll"])

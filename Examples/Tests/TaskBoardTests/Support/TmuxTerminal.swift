@@ -41,10 +41,10 @@ final class TmuxTerminal {
     /// every test's safety-net bound to 60, for a machine whose cores are busy with other work.
     static let defaultBound: TimeInterval = {
         guard let text = ProcessInfo.processInfo.environment["CANOPY_WAIT_BOUND_SECONDS"] else { return 15 }
-        guard let seconds = TimeInterval(text), seconds > 0 else {
+        guard let seconds = Int(text), seconds > 0 else {
             preconditionFailure("CANOPY_WAIT_BOUND_SECONDS must be a positive number of seconds, not \"\(text)\"")
         }
-        return seconds
+        return TimeInterval(seconds)
     }()
 
     /// Starts `taskboard arguments` in a 100×30 terminal, with `environment` added to the process's.
