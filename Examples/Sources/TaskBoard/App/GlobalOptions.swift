@@ -72,6 +72,15 @@ struct GlobalOptions: ParsableArguments {
     )
     var logLevel = LogLevel.warning
 
+    @Option(
+        parsing: .unconditional,
+        help: ArgumentHelp(
+            "Seconds a write waits for another TaskBoard process that holds the board before it fails.",
+            valueName: "seconds"
+        )
+    )
+    var lockWait = TaskDatabase.Options().busyTimeout
+
     func validate() throws {
         if let record, record.trimmingCharacters(in: .whitespaces).isEmpty {
             throw ValidationError("--record needs a file to write the action log to")
@@ -86,6 +95,7 @@ struct GlobalOptions: ParsableArguments {
         try Self.rejectNegative("--fail-first", Double(failFirst), unit: "a count")
         try Self.rejectNegative("--attempts", Double(attempts), unit: "a count")
         try Self.rejectNegative("--retry-delay", retryDelay, unit: "seconds")
+        try Self.rejectNegative("--lock-wait", lockWait, unit: "seconds")
         guard latency.isFinite, (0...60).contains(latency) else {
             throw ValidationError("--latency takes seconds from 0 to 60, not \(latency)")
         }
@@ -98,6 +108,9 @@ struct GlobalOptions: ParsableArguments {
         }
         guard retryDelay.isFinite, (0...60).contains(retryDelay) else {
             throw ValidationError("--retry-delay takes seconds from 0 to 60, not \(retryDelay)")
+        }
+        guard lockWait.isFinite, (0...600).contains(lockWait) else {
+            throw ValidationError("--lock-wait takes seconds from 0 to 600, not \(lockWait)")
         }
         if let today {
             guard let day = Day(iso: today) else {

@@ -19,7 +19,13 @@ enum Launcher {
             throw CommandFailure(error.description)
         }
         var movedAside = false
-        let opened = try openDatabase(folder, access: access, console: console, movedAside: &movedAside)
+        let opened = try openDatabase(
+            folder,
+            access: access,
+            busyTimeout: options.lockWait,
+            console: console,
+            movedAside: &movedAside
+        )
         var saved: TasksSnapshot?
         do {
             saved = try opened?.database.snapshot()
@@ -74,10 +80,12 @@ enum Launcher {
     }
 
     /// Opens the board's database (``TaskStorage``): says which files were moved aside and what was
-    /// imported. A read-only folder without a database has no board to show: `nil`.
+    /// imported. A read-only folder without a database has no board to show: `nil`. Its writes wait up to
+    /// `busyTimeout` seconds for another process's lock (`--lock-wait`).
     private static func openDatabase(
         _ folder: DataDirectory,
         access: DataDirectory.Access,
+        busyTimeout: TimeInterval,
         console: Console,
         movedAside: inout Bool
     ) throws(CommandFailure) -> TaskStorage.Opened? {
@@ -93,10 +101,14 @@ enum Launcher {
             opened = try TaskStorage.open(
                 folder,
                 now: Date(),
-                options: TaskDatabase.Options(readOnly: readOnly, immutable: immutable)
+                options: TaskDatabase.Options(busyTimeout: busyTimeout, readOnly: readOnly, immutable: immutable)
             )
         } catch {
-            throw CommandFailure(error.description, hint: "fix or move the database, or use another --data-dir")
+            let hint =
+                error.kind == .locked
+                ? "another TaskBoard holds the board: try again once it is done, or wait longer with --lock-wait"
+                : "fix or move the database, or use another --data-dir"
+            throw CommandFailure(error.description, hint: hint)
         }
         for aside in opened.movedAside {
             movedAside = true

@@ -28,7 +28,9 @@ import Darwin
         _ arguments: [String],
         dataDirectory: String? = nil
     ) throws -> TaskBoardProcess {
-        try TaskBoardProcess.start(arguments + ["--data-dir", dataDirectory ?? data])
+        // The runs wait for each other's lock longer than a person's would: on a machine whose cores are
+        // busy with other work, a run holding the lock can take more than the default 5 s to let go.
+        try TaskBoardProcess.start(arguments + ["--data-dir", dataDirectory ?? data, "--lock-wait", "60"])
     }
 
     /// Row: two one-shot `add`s at once on one folder, 20 rounds, kept 25 of 40 tasks with status 0.

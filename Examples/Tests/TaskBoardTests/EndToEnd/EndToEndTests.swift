@@ -291,6 +291,24 @@ import Testing
         )
     }
 
+    @Test func lockWaitSetsHowLongAWriteWaitsForAnotherProcesssLock() async throws {
+        defer { try? FileManager.default.removeItem(at: folder) }
+        #expect(try run(["add", "First", "--data-dir", data]).status == 0)
+        // Another process's connection, holding the write lock.
+        var configuration = Configuration()
+        configuration.allowsUnsafeTransactions = true
+        let holder = try DatabaseQueue(
+            path: URL(fileURLWithPath: data).appendingPathComponent("tasks.sqlite").path,
+            configuration: configuration
+        )
+        try await holder.writeWithoutTransaction { db in try db.execute(sql: "BEGIN IMMEDIATE") }
+        let waited = try run(["add", "Second", "--data-dir", data, "--lock-wait", "0.2"])
+        try await holder.writeWithoutTransaction { db in try db.execute(sql: "ROLLBACK") }
+        #expect(waited.status != 0)
+        #expect(waited.errors.contains("the database is locked by another process (waited 200 ms)"), "\(waited.errors)")
+        #expect(waited.errors.contains("another TaskBoard holds the board"), "\(waited.errors)")
+    }
+
     // MARK: Issue 18
 
     /// Row: `list` on a corrupt file moved it aside with exit status 0, so a script carried on.

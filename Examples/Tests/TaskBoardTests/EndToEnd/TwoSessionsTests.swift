@@ -18,7 +18,7 @@ import Testing
     private var data: String { folder.appendingPathComponent("data").path }
 
     private func process(_ arguments: [String]) throws -> TaskBoardProcess {
-        try TaskBoardProcess.start(arguments + ["--data-dir", data, "--latency", "0"])
+        try TaskBoardProcess.start(arguments + ["--data-dir", data, "--latency", "0", "--lock-wait", "60"])
     }
 
     /// Runs one command in a process of its own, to its end: (status, output, errors).

@@ -81,7 +81,10 @@ import Testing
 
     @Test func twoConnectionsAddingAtOnceKeepEveryTaskUnderDistinctIDs() async throws {
         defer { try? FileManager.default.removeItem(at: folder) }
-        let connections = [try open(), try open()]
+        // Each waits for the other's lock longer than the default 5 s, which a connection descheduled on a
+        // machine busy with other work can take to let go of it.
+        let patient = TaskDatabase.Options(busyTimeout: 60)
+        let connections = [try open(patient), try open(patient)]
         let perConnection = 25
         let ids = try await withThrowingTaskGroup(of: [Int].self) { group in
             for (index, database) in connections.enumerated() {

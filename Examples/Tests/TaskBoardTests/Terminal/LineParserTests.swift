@@ -39,6 +39,8 @@ import Testing
             (["--latency", "-1"], "--latency must not be negative (it takes seconds), not -1"),
             (["--retry-delay", "-0.5"], "--retry-delay must not be negative (it takes seconds), not -0.5"),
             (["--fail-first", "-2"], "--fail-first must not be negative (it takes a count), not -2"),
+            (["--lock-wait", "-1"], "--lock-wait must not be negative (it takes seconds), not -1"),
+            (["--lock-wait", "601"], "--lock-wait takes seconds from 0 to 600, not 601.0"),
             (
                 ["--data-dir", ""],
                 "--data-dir needs a folder; an empty path would mean the current folder, so name it ('--data-dir .')"
