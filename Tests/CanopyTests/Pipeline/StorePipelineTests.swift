@@ -423,11 +423,7 @@ private final class EventRecorder: StoreDiagnostics {
         )
         let child = root.with([String]()) { local, action in local.append(action) }
         await child.send("save")
-        var state = await child.state
-        await waitUntil("the recovered action") {
-            state = await child.state
-            return !state.1.isEmpty
-        }
+        let state = await waitForState(child) { !$0.1.isEmpty }
         #expect(state.1 == ["recovered"])
         #expect(state.0 == ["recovered"])
     }
