@@ -1,10 +1,16 @@
-/// What keeps a node in its tree: its holders and the actions weak routes accepted for it, counted
-/// together with the node itself, which the link holds while either count is left.
+import Dispatch
+import Synchronization
+
+/// The part of a tree node that any thread may use: where the node sits in its tree, what keeps it
+/// there, and the way onto the tree's queue. The node's own fields are the queue's alone; whatever a
+/// store handle, a weak route or a token does from another thread, it does here.
 ///
-/// The *holders* are the node's store handle (``NodeHandle``), while any store holds it, and each child
-/// made from the node, while the child lives. The accepted actions are those that weak routes took for
-/// the node and that wait in the inbox (``AcceptedAction``). When neither is left, the link lets go of
-/// the node, and a node below the root leaves the tree (``TreeNode/leaveTree()``).
+/// What keeps a node in its tree is its holders and the actions weak routes accepted for it, counted
+/// together with the node itself, which the link holds while either count is left. The *holders* are
+/// the node's store handle (``NodeHandle``), while any store holds it, and each child made from the
+/// node, while the child lives. The accepted actions are those that weak routes took for the node and
+/// that wait in the inbox (``AcceptedAction``). When neither is left, the link lets go of the node, and
+/// a node below the root leaves the tree, on the queue.
 ///
 /// What must reach a node without keeping it (a subscription's token, a weak handle, a route for
 /// middleware, a dispatch's completion) holds a ``NodeReference``: this link and an unowned reference
@@ -12,14 +18,16 @@
 /// gives the node a side table, which puts every retain and release of the node on the runtime's slow
 /// path (about 150 instructions a pair, where the usual one costs about 20).
 // Safety: Sendable by hand: its one `var` is read and written only while `lock` is held (every access
-// goes through `withKeepers`), which orders the accesses of all threads. A `Mutex` would let the compiler
-// check it, but the thread sanitizer cannot see `Mutex`'s futex calls and reports the accesses as races.
+// goes through `withKeepers`), which orders the accesses of all threads; the other fields are `let`s and
+// an atomic. The node it holds is only handed to the queue (``leave(_:)``), never used here. A `Mutex`
+// would let the compiler check the `var`, but the thread sanitizer cannot see `Mutex`'s futex calls and
+// reports the accesses as races.
 final class NodeLink: @unchecked Sendable {
     private struct Keepers {
-        var holders = 0
-        var acceptedActions = 0
         /// The node, while something keeps it in the tree.
         var node: TreeNode?
+        var holders: Int32 = 0
+        var acceptedActions: Int32 = 0
 
         /// The node, taken out, when nothing keeps it in the tree any more.
         mutating func takeNodeIfUnkept() -> TreeNode? {
@@ -30,10 +38,45 @@ final class NodeLink: @unchecked Sendable {
         }
     }
 
-    private let lock = ShortLock()
+    /// The engine of the node's tree.
+    let tree: StoreTree
+    // Laid out for size (W4 counts the bytes of each child store): the references first, then the 32-bit
+    // fields, then the lock's one byte.
     private var keepers = Keepers()
+    /// How many children have been made from the node.
+    private let childrenMade = Atomic<Int32>(0)
+    /// The number of ancestors, stored in 32 bits (see ``depth``).
+    private let storedDepth: Int32
+    /// The number of children made before this one from the same parent, stored in 32 bits (see
+    /// ``indexInParent``).
+    private let storedIndexInParent: Int32
+    private let lock = ShortLock()
 
-    init() {}
+    /// The link of a root (`parent` is `nil`) or of a node made below the node whose link is `parent`,
+    /// the next child made from it.
+    init(tree: StoreTree, parent: NodeLink?) {
+        self.tree = tree
+        let depth = parent.map { Int($0.storedDepth) + 1 } ?? 0
+        let indexInParent = parent?.childrenMade.wrappingAdd(1, ordering: .relaxed).oldValue ?? 0
+        precondition(
+            depth <= Int32.max && indexInParent < Int32.max,
+            "A store tree holds at most \(Int32.max) levels and \(Int32.max - 1) children per store"
+        )
+        self.storedDepth = Int32(depth)
+        self.storedIndexInParent = indexInParent
+    }
+
+    /// The number of the node's ancestors: 0 at the root.
+    var depth: Int {
+        Int(storedDepth)
+    }
+
+    /// The number of children made before the node from the same parent: its place in a ``StoreID``.
+    var indexInParent: Int {
+        Int(storedIndexInParent)
+    }
+
+    // MARK: Keepers
 
     /// Runs `body` on the counts and the node while holding the lock.
     @inline(__always)
@@ -41,8 +84,8 @@ final class NodeLink: @unchecked Sendable {
         lock.withLock { body(&keepers) }
     }
 
-    /// From any thread: runs `body` if the node has holders, and returns whether it did. While `body`
-    /// runs, the node cannot be let go of: `body` may read an unowned reference to it.
+    /// Runs `body` if the node has holders, and returns whether it did. While `body` runs, the node
+    /// cannot be let go of: `body` may read an unowned reference to it.
     @inline(__always)
     func whileHeld(_ body: () -> Void) -> Bool {
         withKeepers { keepers in
@@ -52,9 +95,9 @@ final class NodeLink: @unchecked Sendable {
         }
     }
 
-    /// From any thread: runs `body` if something keeps the node in the tree (a holder, or an action a
-    /// weak route accepted for it that waits for its turn), and returns whether it did. While `body`
-    /// runs, the node cannot be let go of: `body` may read an unowned reference to it.
+    /// Runs `body` if something keeps the node in the tree (a holder, or an action a weak route accepted
+    /// for it that waits for its turn), and returns whether it did. While `body` runs, the node cannot be
+    /// let go of: `body` may read an unowned reference to it.
     @inline(__always)
     func whileInTree(_ body: () -> Void) -> Bool {
         withKeepers { keepers in
@@ -64,14 +107,14 @@ final class NodeLink: @unchecked Sendable {
         }
     }
 
-    /// From any thread: whether nothing keeps the node in the tree any more.
+    /// Whether nothing keeps the node in the tree any more.
     var isUnkept: Bool {
         withKeepers { $0.holders == 0 && $0.acceptedActions == 0 }
     }
 
-    /// From any thread: one more holder keeps `owner`, whose link this is, in the tree. A node whose
-    /// holders all let go may be held again only once nothing keeps it at all (the root, by its next
-    /// drain); a child is never held again once it leaves the tree, since nothing reaches it to do so.
+    /// One more holder keeps `owner`, whose link this is, in the tree. A node whose holders all let go
+    /// may be held again only once nothing keeps it at all (the root, by its next drain); a child is
+    /// never held again once it leaves the tree, since nothing reaches it to do so.
     func keep(_ owner: TreeNode) {
         withKeepers { keepers in
             precondition(
@@ -83,47 +126,68 @@ final class NodeLink: @unchecked Sendable {
         }
     }
 
-    /// From any thread: one holder let go of the node.
-    ///
-    /// - Returns: Whether nothing keeps the node in the tree any more.
-    func letGo() -> Bool {
+    /// One holder let go of the node; the last thing that kept it sends it out of the tree.
+    func letGo() {
         let released = withKeepers { keepers in
             precondition(keepers.holders > 0, "Internal inconsistency: a store was let go of more than held")
             keepers.holders -= 1
             return keepers.takeNodeIfUnkept()
         }
-        return Self.unkept(released)
+        if let released {
+            leave(released)
+        }
     }
 
-    /// From any thread: keeps the node in the tree for one action a weak route accepts, unless no holder
-    /// keeps it any more. One step under the lock, so the action either gets in while a holder is there
-    /// or finds the node released, never in between; and actions accepted this way never accept more on
-    /// their own, so an observer that re-sends through a weak handle on every state cannot keep a
-    /// released node in the tree.
+    /// Keeps the node in the tree for one action a weak route accepts, unless no holder keeps it any
+    /// more. Below the root only. One step under the lock, so the action either gets in while a holder
+    /// is there or finds the node released, never in between; and actions accepted this way never accept
+    /// more on their own, so an observer that re-sends through a weak handle on every state cannot keep
+    /// a released node in the tree.
     ///
     /// - Returns: Whether the action is accepted; if so, ``letGoOfAcceptedAction()`` once it is handled.
     func keepForAcceptedAction() -> Bool {
-        withKeepers { keepers in
+        assert(storedDepth > 0, "Internal inconsistency: the root keeps no count of accepted actions")
+        return withKeepers { keepers in
             guard keepers.holders > 0 else { return false }
             keepers.acceptedActions += 1
             return true
         }
     }
 
-    /// From any thread: an action accepted by ``keepForAcceptedAction()`` has been handled.
-    ///
-    /// - Returns: Whether nothing keeps the node in the tree any more.
-    func letGoOfAcceptedAction() -> Bool {
+    /// An action accepted by ``keepForAcceptedAction()`` has been handled.
+    func letGoOfAcceptedAction() {
         let released = withKeepers { keepers in
             keepers.acceptedActions -= 1
             return keepers.takeNodeIfUnkept()
         }
-        return Self.unkept(released)
+        if let released {
+            leave(released)
+        }
     }
 
-    /// Whether the node was let go of (`released` is the node, then), releasing it here, outside the
-    /// lock: its `deinit` may run, and lets go of its parent.
-    private static func unkept(_ released: consuming TreeNode?) -> Bool {
-        released != nil
+    /// Once nothing keeps `node`, the node of this link: sends it out of the tree, on the queue, outside
+    /// the lock. What is sent holds the node until then, so the tree's reference in the parent's list is
+    /// never the last one while the node is in it. The root, which is in no list, stays: it is freed with
+    /// its last reference, which may be `node`, here.
+    private func leave(_ node: consuming TreeNode) {
+        guard storedDepth > 0 else { return }
+        if tree.drainingThread.isCurrent {
+            // Let go of during the drain (by a work item that held the last store, an observer that
+            // dropped one): the node leaves the tree right after the current inbox entry, before the
+            // next one, never in the middle of a walk.
+            tree.dropAfterCurrentEntry(node)
+        } else {
+            enqueueWork { [node] in node.dropFromTree() }
+        }
+    }
+
+    // MARK: Entering the queue
+
+    /// Runs `work` on the queue after everything pushed before it. The caller holds a node of the tree
+    /// (the node of this link, mostly), and so its root, for the call.
+    func enqueueWork(_ work: @escaping @Sendable () -> Void) {
+        if tree.inbox.push(work: work) {
+            tree.scheduleDrain()
+        }
     }
 }

@@ -3,7 +3,7 @@
 /// from the moment the action is accepted until it has been handled.
 ///
 /// A weak route accepts an action only while a store or a child holds the node
-/// (``TreeNode/keepForAcceptedAction()`` decides that in one atomic step), so an accepted action is
+/// (``NodeLink/keepForAcceptedAction()`` decides that in one atomic step), so an accepted action is
 /// reduced like any other even if every store lets go of the node before the queue reaches it
 /// (SPEC 2.1, 2.2). One is made per accepted action; the inbox entry holds it and releases it right
 /// after the action is handled.
@@ -13,12 +13,12 @@ final class AcceptedAction<Action: Sendable>: InboxReceiver {
     /// Keeps `node`, which is below the root, for one action, or returns `nil` when the node is released
     /// (no store or child holds it): the weak route then drops the action.
     private init?(for node: ActionNode<Action>) {
-        guard node.keepForAcceptedAction() else { return nil }
+        guard node.link.keepForAcceptedAction() else { return nil }
         self.node = node
     }
 
     deinit {
-        node.letGoOfAcceptedAction()
+        node.link.letGoOfAcceptedAction()
     }
 
     /// What an action a weak route sends to `node` waits in the inbox with: the root itself (a tree

@@ -165,13 +165,13 @@ class ActionNode<Action: Sendable>: TreeNode, InboxReceiver, @unchecked Sendable
                 completion: outcome
             )
             if mustDrain {
-                scheduleDrain()
+                tree.scheduleDrain()
             }
             return
         }
         // Under a `map(actions:)`: a work item, which holds the receiver (and through it the node) as an
         // inbox entry would.
-        enqueueWork {
+        link.enqueueWork {
             withExtendedLifetime(receiver) {
                 guard run?.isCurrent ?? true else {
                     outcome?(.blocked)

@@ -22,7 +22,7 @@ final class NodeHandle<State: Sendable, Action: Sendable>: StoreHandle, InboxRec
     }
 
     deinit {
-        node.letGo()
+        node.link.letGo()
     }
 
     var tree: StoreTree { node.tree }

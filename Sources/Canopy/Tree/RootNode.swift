@@ -48,7 +48,7 @@ final class RootNode<State: Sendable, Action: Sendable>: StateNode<State, Action
             return
         }
         if rootInbox.push(action) {
-            scheduleDrain()
+            tree.scheduleDrain()
         }
     }
 
@@ -59,7 +59,7 @@ final class RootNode<State: Sendable, Action: Sendable>: StateNode<State, Action
         // weak handle) must reach the root as it would have when the action was sent. Twice per drain,
         // not per action.
         keep()
-        defer { letGo() }
+        defer { link.letGo() }
         tree.drain(rootInbox, root: self)
     }
 

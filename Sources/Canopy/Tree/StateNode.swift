@@ -498,7 +498,7 @@ class StateNode<State: Sendable, Action: Sendable>: ActionNode<Action>, StoreHan
 
     @discardableResult
     final func enqueue(_ work: @escaping @Sendable () -> Void) -> Bool {
-        enqueueWork(work)
+        link.enqueueWork(work)
         return true
     }
 

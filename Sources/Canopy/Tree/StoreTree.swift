@@ -132,7 +132,7 @@ final class StoreTree: Sendable {
     /// (debounce, `maxWait`, effect delays) run in between instead of starving.
     ///
     /// `root` receives the actions pushed without a receiver; the drain was scheduled by a node, which
-    /// keeps it alive (``TreeNode/scheduleDrain()``).
+    /// keeps it alive (``scheduleDrain()``).
     func drain<Action>(_ inbox: Inbox<Action>, root: ActionNode<Action>) {
         // Checked in every build, once per turn: everything the drain calls relies on it.
         dispatchPrecondition(condition: .onQueue(queue))
@@ -152,10 +152,22 @@ final class StoreTree: Sendable {
             batches += 1
             if batches == Self.batchesPerTurn {
                 inbox.yield(&batch)
-                root.scheduleDrain()
+                scheduleDrain()
                 return
             }
         }
+    }
+
+    /// Schedules a drain of the inbox; the caller has just claimed it (an inbox push returned `true`), and
+    /// holds a node of the tree, and so the root, for the call. The scheduled block holds the root, so
+    /// the drain can run whatever happens meanwhile.
+    ///
+    /// Out of line: the dispatch that claims the drain calls it, and inlined there it cost every action
+    /// an instruction, claimed or not.
+    @inline(never)
+    func scheduleDrain() {
+        let root = self.root
+        queue.async { root.drainInbox() }
     }
 
     /// On the queue, during the drain: `node`, which nothing keeps any more, leaves the tree once the

@@ -20,8 +20,8 @@ import Foundation
 /// A node is *attached* while someone listens to it: an observer, or an attached child. Only attached
 /// nodes are in their parent's list, and only they keep a cached state that the engine updates, so a
 /// node nobody listens to costs nothing per action.
-// Safety: Sendable by hand: its `var`s are confined to the tree's queue, and its shared counts are atomics
-// (see the note below).
+// Safety: Sendable by hand: its `var`s are confined to the tree's queue (see the note below); what other
+// threads use of a node is its link (`NodeLink`) and its `let`s.
 class TreeNode: @unchecked Sendable {
     // Safety: the `var`s below are touched only on the tree's serial queue: by the engine's drain, by
     // work items it runs, and by the subclasses' queue-only members, which the engine and the work items
@@ -30,8 +30,8 @@ class TreeNode: @unchecked Sendable {
     // is not among them: a child's local state and first observer are under a lock (`ChildCell`), and the
     // lists of observers are borrowed from the node's box while observers run, which is sound because user
     // code on the queue cannot reach them synchronously: every way back into a store goes through the
-    // inbox. The `let`s are set in `init` and never change; the atomics are the only fields used off the
-    // queue.
+    // inbox. The `let`s are set in `init` and never change; what keeps the node, and the way onto the
+    // queue, are in its link, which is `Sendable` on its own terms.
     final let tree: StoreTree
     // The stored fields are laid out for size (W4 counts the bytes of each child store): the 64-bit
     // fields come first, the 32-bit fields follow one another, and the one-byte fields come last, so
@@ -40,16 +40,11 @@ class TreeNode: @unchecked Sendable {
     /// of them: one reference to a box (``TreeNodeExtras``), kept out of every node.
     // Safety: queue-only; set once, by `madeExtras`, and never replaced, so borrowed reads stay valid.
     final private(set) var extras: TreeNodeExtras?
-    /// What keeps this node in the tree (its holders, and actions weak routes accepted for it), and the
-    /// way back to it for what must not keep it (``NodeReference``).
-    final let link = NodeLink()
-    /// How many children have been made from this node.
-    private final let childrenMade = Atomic<Int32>(0)
-    /// The number of ancestors, stored in 32 bits (see ``depth``).
+    /// The node's part that any thread may use: what keeps it in the tree (its holders, and actions weak
+    /// routes accepted for it), its place there, and the way onto the queue (``NodeLink``).
+    final let link: NodeLink
+    /// The number of ancestors, stored in 32 bits (see ``depth``); the link has it too, for other threads.
     private final let storedDepth: Int32
-    /// The number of children made before this one from the same parent, stored in 32 bits (see
-    /// ``indexInParent``).
-    private final let storedIndexInParent: Int32
     // Safety: `listSlot`, `isAttached` and `flags` are queue-only plain values (the note above); no access
     // to them spans a call to other code.
     /// Where this node is in its parent's list of children, while it is attached.
@@ -62,14 +57,9 @@ class TreeNode: @unchecked Sendable {
     /// holds it (``parentNode``), typed, and lets go of it in its `deinit` (``letGoOfParent(_:)``).
     init(tree: StoreTree, parent: TreeNode?) {
         self.tree = tree
-        let depth = parent.map { $0.depth + 1 } ?? 0
-        let indexInParent = parent?.childrenMade.wrappingAdd(1, ordering: .relaxed).oldValue ?? 0
-        precondition(
-            depth <= Int32.max && indexInParent < Int32.max,
-            "A store tree holds at most \(Int32.max) levels and \(Int32.max - 1) children per store"
-        )
-        self.storedDepth = Int32(depth)
-        self.storedIndexInParent = indexInParent
+        let link = NodeLink(tree: tree, parent: parent?.link)
+        self.link = link
+        self.storedDepth = Int32(link.depth)
         self.isAttached = parent == nil
         parent?.keep()
     }
@@ -99,7 +89,7 @@ class TreeNode: @unchecked Sendable {
         #if DEBUG
         flags.insert(.letGoOfParent)
         #endif
-        parent.letGo()
+        parent.link.letGo()
         if depth.isMultiple(of: Self.releaseHop) {
             tree.queue.async { withExtendedLifetime(parent) {} }
         }
@@ -107,48 +97,10 @@ class TreeNode: @unchecked Sendable {
 
     // MARK: Keepers
 
-    /// From any thread: one more holder keeps this node in the tree (``NodeLink/keep(_:)``).
+    /// From any thread: one more holder keeps this node in the tree (``NodeLink/keep(_:)``); the holder
+    /// lets go of it through the link (``NodeLink/letGo()``).
     final func keep() {
         link.keep(self)
-    }
-
-    /// From any thread: one holder let go of this node.
-    final func letGo() {
-        if link.letGo() {
-            leaveTree()
-        }
-    }
-
-    /// From any thread: keeps this node in the tree for one action a weak route accepts, unless no
-    /// holder keeps it any more (``NodeLink/keepForAcceptedAction()``). Below the root only.
-    ///
-    /// - Returns: Whether the action is accepted; if so, ``letGoOfAcceptedAction()`` once it is handled.
-    final func keepForAcceptedAction() -> Bool {
-        assert(depth > 0, "Internal inconsistency: the root keeps no count of accepted actions")
-        return link.keepForAcceptedAction()
-    }
-
-    /// From any thread: an action accepted by ``keepForAcceptedAction()`` has been handled.
-    final func letGoOfAcceptedAction() {
-        if link.letGoOfAcceptedAction() {
-            leaveTree()
-        }
-    }
-
-    /// From any thread, once nothing keeps this node: sends it out of the tree, on the queue. The work
-    /// item holds the node until then, so the tree's reference in the parent's list is never the last
-    /// one while the node is in it. The root, which is in no list, stays: it is freed with its last
-    /// reference.
-    final func leaveTree() {
-        guard depth > 0 else { return }
-        if tree.drainingThread.isCurrent {
-            // Let go of during the drain (by a work item that held the last store, an observer that
-            // dropped one): the node leaves the tree right after the current inbox entry, before the
-            // next one, never in the middle of a walk.
-            tree.dropAfterCurrentEntry(self)
-        } else {
-            enqueueWork { self.dropFromTree() }
-        }
     }
 
     /// On the queue, outside any walk: takes the node out of the tree for good, once nothing keeps it.
@@ -227,7 +179,7 @@ class TreeNode: @unchecked Sendable {
     /// The number of children made before this one from the same parent: this node's place in a
     /// ``StoreID``.
     final var indexInParent: Int {
-        Int(storedIndexInParent)
+        link.indexInParent
     }
 
     /// How many levels a chain of deinits may nest before the release moves to the tree's queue.
@@ -252,21 +204,7 @@ class TreeNode: @unchecked Sendable {
         return StoreID(knownValidPath: path)
     }
 
-    // MARK: Entering the queue
-
-    /// Runs `work` on the queue after everything pushed before it, from any thread.
-    final func enqueueWork(_ work: @escaping @Sendable () -> Void) {
-        if tree.inbox.push(work: work) {
-            scheduleDrain()
-        }
-    }
-
-    /// Schedules a drain of the tree's inbox; the caller has just claimed it (an inbox push returned
-    /// `true`). The scheduled block holds the root, so the drain can run whatever happens meanwhile.
-    final func scheduleDrain() {
-        let root = self.root
-        tree.queue.async { root.drainInbox() }
-    }
+    // MARK: The drain
 
     /// On the queue: runs the drain (``StoreTree/drain(_:root:)``). The root overrides it.
     func drainInbox() {
@@ -361,7 +299,7 @@ class TreeNode: @unchecked Sendable {
         let tree = self.tree
         if tree.cancelledGates.add(gate) {
             // Captures the tree only, which is then the work item's context: nothing more is allocated.
-            enqueueWork { tree.cancelledGates.removeObservers() }
+            link.enqueueWork { tree.cancelledGates.removeObservers() }
         }
     }
 

@@ -46,7 +46,7 @@ final class WeakHandle<State: Sendable, Action: Sendable>: StoreHandle {
     @discardableResult
     func enqueue(_ work: @escaping @Sendable () -> Void) -> Bool {
         guard let target else { return false }
-        target.enqueueWork(work)
+        target.link.enqueueWork(work)
         return true
     }
 
