@@ -77,19 +77,19 @@ final class ActionStorage<Action>: ManagedBuffer<LiveActions, Action> {
     /// gone leaves the tree right after its last action. Not inlined: in the drain's loop, its code made
     /// every plain action to the root pay more.
     @inline(never)
-    func deliverNext(for target: inout InboxTarget) {
+    func deliverNext(for target: inout InboxTarget, in turn: borrowing DrainTurn) {
         let extras = target.extras.take()
         guard let receiver = target.receiver.take() else {
             preconditionFailure("Internal inconsistency: an inbox target was delivered twice")
         }
         guard let extras else {
             // A plain dispatch: no run to check, the default entry context, no completion.
-            handOverNext { _ = receiver.handle($0, entry: EntryContext()) }
+            handOverNext { _ = receiver.handle($0, entry: EntryContext(), in: turn) }
             return
         }
         var outcome = ProcessOutcome.blocked
         if extras.run?.isCurrent ?? true {
-            handOverNext { outcome = receiver.handle($0, entry: extras.entry) }
+            handOverNext { outcome = receiver.handle($0, entry: extras.entry, in: turn) }
         } else {
             dropNext()
         }

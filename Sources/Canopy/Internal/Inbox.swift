@@ -163,7 +163,12 @@ final class Inbox<Action: Sendable>: TreeInbox, @unchecked Sendable {
     /// `afterEach` runs after each work item and each action for a receiver; `receive` is left to do the
     /// same for plain actions. `receive` gets each plain action in its slot, to change in place if it
     /// needs to; the action is destroyed when it returns.
-    func run(_ batch: inout InboxBuffer<Action>, afterEach: () -> Void, receive: (inout Action) -> Void) {
+    func run(
+        _ batch: inout InboxBuffer<Action>,
+        in turn: borrowing DrainTurn,
+        afterEach: () -> Void,
+        receive: (inout Action) -> Void
+    ) {
         var nextWork = 0
         var nextTarget = 0
         if batch.count > 0 {
@@ -179,7 +184,7 @@ final class Inbox<Action: Sendable>: TreeInbox, @unchecked Sendable {
                     nextWork += 1
                 }
                 if nextTarget < batch.targets.count, batch.targets[nextTarget].position == index {
-                    actions.deliverNext(for: &batch.targets[nextTarget])
+                    actions.deliverNext(for: &batch.targets[nextTarget], in: turn)
                     afterEach()
                     nextTarget += 1
                 } else {
@@ -207,13 +212,14 @@ protocol TreeInbox: AnyObject, Sendable {
 /// handle of one, or an accepted action of a weak route (``AcceptedAction``). Each keeps its node alive
 /// while the entry holds it, so every action in the inbox reaches its node.
 protocol InboxReceiver: AnyObject, Sendable {
-    /// On the queue: handles `action`, the receiver's `Action`, in place, as if dispatched to this node.
+    /// In the drain: handles `action`, the receiver's `Action`, in place, as if dispatched to this node.
     ///
     /// - Parameters:
     ///   - action: The action, in the drain's batch.
     ///   - entry: Where in the pipeline the action enters, and what caused it.
+    ///   - turn: The drain's proof that it runs on the queue, for the receiver to reach its node.
     /// - Returns: What became of the action.
-    func handle(_ action: consuming InboxAction, entry: EntryContext) -> ProcessOutcome
+    func handle(_ action: consuming InboxAction, entry: EntryContext, in turn: borrowing DrainTurn) -> ProcessOutcome
 
 }
 

@@ -177,11 +177,22 @@ final class NodeLink: @unchecked Sendable {
             // next one, never in the middle of a walk.
             tree.dropAfterCurrentEntry(node)
         } else {
-            enqueueWork { [node] in node.dropFromTree() }
+            let node = QueueBound(node)
+            enqueueWork { node.onQueue.dropFromTree() }
         }
     }
 
     // MARK: Entering the queue
+
+    /// Has the tree's queue remove the observer of `gate`, which was just closed, with those of the other
+    /// gates cancelled meanwhile (``CancelledGates``). The caller holds the node.
+    func enqueueRemoval(of gate: CallGate) {
+        let tree = self.tree
+        if tree.cancelledGates.add(gate) {
+            // Captures the tree only, which is then the work item's context: nothing more is allocated.
+            enqueueWork { tree.cancelledGates.removeObservers() }
+        }
+    }
 
     /// Runs `work` on the queue after everything pushed before it. The caller holds a node of the tree
     /// (the node of this link, mostly), and so its root, for the call.

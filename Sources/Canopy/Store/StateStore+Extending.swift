@@ -33,7 +33,7 @@ package struct TreeAccess<State: Sendable, Action: Sendable>: ~Copyable {
     /// The store's node, to tell stores apart (``StateStore`` handles to one node share it), and to
     /// know when it is freed: it outlives its stores while a child of it lives. A view, which has no
     /// node of its own, gives its handle.
-    package var nodeObject: AnyObject { handle.stateNode ?? handle }
+    package var nodeObject: AnyObject { handle.stateNode?.object ?? handle }
 
     /// The number of stores above this one.
     package var depth: Int { handle.stateNode?.depth ?? 0 }
@@ -59,6 +59,6 @@ package struct TreeAccess<State: Sendable, Action: Sendable>: ~Copyable {
             flag >= 0 && flag + MemoryLayout<Bool>.size <= MemoryLayout<Value>.size,
             "Internal inconsistency: an after-reduce flag lies outside its value"
         )
-        node.addAfterReduce(AfterReduce(offset: offset, flag: flag, step: step))
+        node.onQueue.addAfterReduce(AfterReduce(offset: offset, flag: flag, step: step))
     }
 }

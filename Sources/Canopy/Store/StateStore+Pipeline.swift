@@ -99,7 +99,7 @@ extension StateStore {
             middlewares = middlewares.map { $0.running(in: scope) }
             resolvers = resolvers.map { $0.running(in: scope) }
         }
-        node.enqueue { [middlewares, resolvers] in node.use(middlewares, resolvers: resolvers) }
+        node.link.enqueueWork { [middlewares, resolvers] in node.onQueue.use(middlewares, resolvers: resolvers) }
         return self
     }
 

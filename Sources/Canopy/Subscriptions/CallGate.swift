@@ -121,7 +121,7 @@ extension CallGate: HandlerGate {
         guard close(), let host = host?.ifInTree else { return }
         // The batch holds this gate, not the node: a removal waiting for the queue does not keep the
         // node, which may go meanwhile.
-        host.enqueueRemoval(of: self)
+        host.link.enqueueRemoval(of: self)
     }
 
     /// On the tree's queue: removes the observer from its node, if the node is still there, leaving
@@ -129,7 +129,7 @@ extension CallGate: HandlerGate {
     ///
     /// - Returns: The node, if the observer was removed from one.
     func removeObserverLeavingSlot() -> TreeNode? {
-        guard let host = host?.ifInTree else { return nil }
+        guard let host = host?.ifInTree?.onQueue else { return nil }
         host.removeObserver(id: id, compacting: false)
         return host
     }

@@ -4,7 +4,7 @@
 ///
 /// A work item per cancel cost each one a push onto the tree's inbox and a run of the item on the
 /// queue; cancelling many subscriptions at once now pays for one. The first gate added to an empty
-/// batch enqueues the work item (``StateNode/enqueueRemoval(of:)``), which takes the whole batch when it
+/// batch enqueues the work item (``NodeLink/enqueueRemoval(of:)``), which takes the whole batch when it
 /// runs; a gate added after that starts a new batch, and a new work item. So every gate's observer is
 /// removed by the first work item that runs after its cancel, as soon as when it had one of its own.
 ///

@@ -1,9 +1,6 @@
 /// A tree node that takes actions of type `Action`: the part of a node the engine's walk up the tree
 /// (``StoreTree/reduceUp(_:from:path:)``) needs.
-// Safety: Sendable by hand: its one `var` is queue-confined (see the note below), as `TreeNode`'s are.
-class ActionNode<Action: Sendable>: TreeNode, InboxReceiver, @unchecked Sendable {
-    // Safety: `lastChanged` is set and read only on the tree's queue, like
-    // `TreeNode`'s fields; the `let` never changes.
+class ActionNode<Action: Sendable>: TreeNode {
     /// What is decided about the node once, in `init`: one byte, so that ``lastChanged`` packs beside
     /// it and `TreeNode`'s flags (8 bytes less for every child store that W4 counts).
     private final let traits: ActionNodeTraits
@@ -11,7 +8,7 @@ class ActionNode<Action: Sendable>: TreeNode, InboxReceiver, @unchecked Sendable
     /// a child's local state); `false` only when a change check said it did not. The nodes that reduce
     /// (the root and children) set it; a node kept it in its own class, where it took 8 bytes with
     /// its padding.
-    // Safety: queue-only: written by `reduceOwn`, read by the walk down (`refresh`, `visit`); plain accesses.
+    // Written by `reduceOwn`, read by the walk down (`refresh`, `visit`).
     final var lastChanged = true
 
     /// The root's inbox, when actions for this node wait there as plain values: the root takes this
@@ -24,7 +21,7 @@ class ActionNode<Action: Sendable>: TreeNode, InboxReceiver, @unchecked Sendable
     /// in a box, so the engine's middleware stage reaches it with one load and no call (W4 counts its
     /// 8 bytes in every child store; reached through the box, a call of a subclass's accessor cost W1
     /// with a middleware about 8 instructions per action).
-    // Safety: queue-only, as `lastChanged`; replaced only by `use`, in a work item, never during an action;
+    // Replaced only by `use`, in a work item, never during an action;
     // the middleware stage moves it out and back (`withMiddleware`).
     final var middleware: NodeMiddleware<Action>?
 
@@ -131,6 +128,21 @@ class ActionNode<Action: Sendable>: TreeNode, InboxReceiver, @unchecked Sendable
         }
     }
 
+    /// From any thread, at the root: queues `action`, which a store's own handle of the root (`holder`)
+    /// dispatches, as a plain value, with no receiver: the drain, which the root's inbox leads to, holds
+    /// the root. With cycle detection on, the action takes the causes of what sends it, and waits with
+    /// `holder` as its receiver.
+    @inline(__always)
+    final func dispatchToRoot(_ action: Action, holder: some InboxReceiver) {
+        if tree.detectsCycles, let causes = tree.causesOfDispatchNow {
+            push(action, through: holder, entry: EntryContext(causes: causes))
+            return
+        }
+        if sharedInbox!.push(action) {
+            tree.scheduleDrain()
+        }
+    }
+
     /// `push` in a tree that detects cycles: the action takes the causes of what sends it. Out of line, so
     /// that the usual push, with cycle detection off, passes its context on untouched (choosing the
     /// context inline cost a tree-width action about 25 instructions).
@@ -171,6 +183,7 @@ class ActionNode<Action: Sendable>: TreeNode, InboxReceiver, @unchecked Sendable
         }
         // Under a `map(actions:)`: a work item, which holds the receiver (and through it the node) as an
         // inbox entry would.
+        let node = QueueBound(self)
         link.enqueueWork {
             withExtendedLifetime(receiver) {
                 guard run?.isCurrent ?? true else {
@@ -179,7 +192,7 @@ class ActionNode<Action: Sendable>: TreeNode, InboxReceiver, @unchecked Sendable
                 }
                 // Processed first: `outcome?(…)` would skip evaluating its argument when there is no
                 // outcome.
-                let processed = self.tree.process(copyOf: action, at: self, entry: entry)
+                let processed = node.tree.process(copyOf: action, at: node.onQueue, entry: entry)
                 outcome?(processed)
             }
         }
@@ -191,8 +204,8 @@ class ActionNode<Action: Sendable>: TreeNode, InboxReceiver, @unchecked Sendable
         nil
     }
 
-    /// Processes the action in place, as an `Action` of this node's: the inbox hands a receiver only the
-    /// actions pushed for it.
+    /// In the drain: processes the action in place, as an `Action` of this node's: the inbox hands a
+    /// receiver only the actions pushed for it.
     final func handle(_ action: consuming InboxAction, entry: EntryContext) -> ProcessOutcome {
         action.handle(as: Action.self) { tree.process(&$0, at: self, entry: entry) }
     }

@@ -12,10 +12,8 @@ import Synchronization
 ///
 /// A child makes its cache only when a node below it reads it (a child of its own attaches, or a store
 /// below reads its state): a leaf, the usual child, has none, and its ``state`` is composed when read.
-// Safety: Sendable by hand: its own fields are `let`s (the local state is in a `Mutex`); what it inherits
-// is confined as `TreeNode` says.
 final class ChildNode<ParentState: Sendable, Local: Sendable, State: Sendable, Action: Sendable>:
-    StateNode<State, Action>, @unchecked Sendable
+    StateNode<State, Action>
 {
     /// The parent, which this node keeps.
     let parent: StateNode<ParentState, Action>
@@ -29,11 +27,12 @@ final class ChildNode<ParentState: Sendable, Local: Sendable, State: Sendable, A
     private let cell: ChildKind<ParentState, Local, State, Action>.Cell
 
     init(
-        parent: StateNode<ParentState, Action>,
+        parent boundParent: QueueBound<StateNode<ParentState, Action>>,
         initialState: Local,
         reducer: @escaping Reducer<Local, Action>,
         kind: ChildKind<ParentState, Local, State, Action>
     ) {
+        let parent = boundParent.parentForNewNode
         self.parent = parent
         self.cell = Mutex(ChildCell(local: initialState))
         self.reducer = reducer

@@ -2,11 +2,9 @@
 /// a `map(state:)`, `flatMap(state:)` or `map(actions:)` store hang from. It has no state of its own.
 ///
 /// Views nobody hangs children from stay outside the tree (``ViewHandle``).
-// Safety: Sendable by hand: all its own fields are `let`s; what it inherits is confined as `TreeNode` says.
 final class MappedNode<ParentState: Sendable, ParentAction: Sendable, State: Sendable, Action: Sendable>:
-    StateNode<State, Action>, @unchecked Sendable
+    StateNode<State, Action>
 {
-    // Safety: no mutable state of its own; what it inherits is confined as `TreeNode` says.
     let parent: StateNode<ParentState, ParentAction>
     private let transformState: @Sendable (ParentState) -> State
     private let transformAction: @Sendable (Action) -> ParentAction
@@ -15,11 +13,12 @@ final class MappedNode<ParentState: Sendable, ParentAction: Sendable, State: Sen
     private let sameActionParent: ActionNode<Action>?
 
     init(
-        parent: StateNode<ParentState, ParentAction>,
+        parent boundParent: QueueBound<StateNode<ParentState, ParentAction>>,
         state transformState: @escaping @Sendable (ParentState) -> State,
         action transformAction: @escaping @Sendable (Action) -> ParentAction,
         translatesActions: Bool
     ) {
+        let parent = boundParent.parentForNewNode
         self.parent = parent
         self.transformState = transformState
         self.transformAction = transformAction

@@ -14,11 +14,12 @@ import Foundation
 /// queue, at once, and is freed there unless a child of its own, or an action sent some other way,
 /// still holds it. A root is freed with its last reference. Everything else it forwards to the node.
 final class NodeHandle<State: Sendable, Action: Sendable>: StoreHandle, InboxReceiver {
-    let node: StateNode<State, Action>
+    let node: QueueBound<StateNode<State, Action>>
 
+    /// The handle of `node`, which the caller has just made.
     init(_ node: StateNode<State, Action>) {
-        self.node = node
         node.keep()
+        self.node = QueueBound(node)
     }
 
     deinit {
@@ -29,7 +30,7 @@ final class NodeHandle<State: Sendable, Action: Sendable>: StoreHandle, InboxRec
 
     var storeID: StoreID { node.storeID }
 
-    var stateNode: StateNode<State, Action>? { node }
+    var stateNode: QueueBound<StateNode<State, Action>>? { node }
 
     // Below the root, an action dispatched through the handle waits in the inbox with the handle, which
     // keeps the node in the tree until the action is reduced. The root's own dispatch needs no entry of
@@ -37,7 +38,7 @@ final class NodeHandle<State: Sendable, Action: Sendable>: StoreHandle, InboxRec
 
     func dispatch(_ action: Action) {
         if node.depth == 0 {
-            node.dispatch(action)
+            node.dispatchToRoot(action, holder: self)
         } else {
             node.push(action, through: self)
         }
@@ -52,27 +53,29 @@ final class NodeHandle<State: Sendable, Action: Sendable>: StoreHandle, InboxRec
         entry: EntryContext,
         completion: (@Sendable (DispatchOutcome<State>) -> Void)?
     ) {
-        node.push(action, through: self, entry: entry, outcome: completion.map(node.outcomeHandler))
+        let outcome = completion.map { StateNode.outcomeHandler(for: NodeReference(node), $0) }
+        node.push(action, through: self, entry: entry, outcome: outcome)
     }
 
     /// Hands the action to the node, which this handle, held by the entry, keeps alive for the call.
-    func handle(_ action: consuming InboxAction, entry: EntryContext) -> ProcessOutcome {
-        node.handle(action, entry: entry)
+    func handle(_ action: consuming InboxAction, entry: EntryContext, in turn: borrowing DrainTurn) -> ProcessOutcome {
+        node.inDrain(turn).handle(action, entry: entry)
     }
 
     @discardableResult
     func enqueue(_ work: @escaping @Sendable () -> Void) -> Bool {
-        node.enqueue(work)
+        node.link.enqueueWork(work)
+        return true
     }
 
     @discardableResult
     func receive(_ action: Action) -> ProcessOutcome {
-        node.receive(action)
+        node.onQueue.receive(action)
     }
 
-    var state: State { node.state }
+    var state: State { node.onQueue.state }
 
-    var stateIfAlive: State? { node.stateIfAlive }
+    var stateIfAlive: State? { node.onQueue.state }
 
     func addObserver(
         id: UUID,
@@ -80,26 +83,26 @@ final class NodeHandle<State: Sendable, Action: Sendable>: StoreHandle, InboxRec
         observe: @escaping Observer<State>.StateHandler,
         filter: AtomicProjectionFilter<State>?
     ) {
-        node.addObserver(id: id, isNew: isNew, observe: observe, filter: filter)
+        node.onQueue.addObserver(id: id, isNew: isNew, observe: observe, filter: filter)
     }
 
     func removeObserver(id: UUID) {
-        node.removeObserver(id: id)
+        node.onQueue.removeObserver(id: id)
     }
 
     var observerHostReference: NodeReference<TreeNode>? {
-        node.observerHostReference
+        NodeReference(node.untyped)
     }
 
     func callGate(id: UUID) -> CallGate {
-        node.callGate(id: id)
+        CallGate(id: id, host: observerHostReference, callingThread: tree.callingThread)
     }
 
     func weakHandle() -> any StoreHandle<State, Action> {
-        node.weakHandle()
+        WeakHandle(NodeReference(node))
     }
 
-    func nodeForChildren() -> StateNode<State, Action> {
+    func nodeForChildren() -> QueueBound<StateNode<State, Action>> {
         node
     }
 }

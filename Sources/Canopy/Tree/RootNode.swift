@@ -2,8 +2,7 @@ import Dispatch
 
 /// The root of a store tree: it creates the tree's engine (queue, clock, inbox) and holds the root state,
 /// in its cache.
-// Safety: Sendable by hand: its one `var` is queue-confined (below), the rest as `StateNode` says.
-final class RootNode<State: Sendable, Action: Sendable>: StateNode<State, Action>, @unchecked Sendable {
+final class RootNode<State: Sendable, Action: Sendable>: StateNode<State, Action> {
     /// The root's reducer.
     private let reducer: Reducer<State, Action>
     /// Runs the reducer and says whether the state changed, when `State` is `Equatable` plain data:
@@ -42,17 +41,7 @@ final class RootNode<State: Sendable, Action: Sendable>: StateNode<State, Action
         tree.tasks.cancelAll()
     }
 
-    override func dispatch(_ action: Action) {
-        if tree.detectsCycles, let causes = tree.causesOfDispatchNow {
-            push(action, through: self, entry: EntryContext(causes: causes))
-            return
-        }
-        if rootInbox.push(action) {
-            tree.scheduleDrain()
-        }
-    }
-
-    override func drainInbox() {
+    override func drainInbox(in turn: borrowing DrainTurn) {
         // While its drain runs, the root is kept as a store keeps it: the root's own dispatch leaves no
         // handle in the inbox, so an action may come from a store that is gone by its turn, and what the
         // action sets off there (its completion, a middleware's follow-up, an effect's result through a
@@ -60,7 +49,7 @@ final class RootNode<State: Sendable, Action: Sendable>: StateNode<State, Action
         // not per action.
         keep()
         defer { link.letGo() }
-        tree.drain(rootInbox, root: self)
+        tree.drain(rootInbox, root: self, in: turn)
     }
 
     override func reduceOwn(_ action: Action) -> ActionNode<Action>? {

@@ -11,18 +11,15 @@ import Foundation
 /// The root and a mapped node cache their state (for the root, the cache *is* the state); a child
 /// caches its state once a node below it reads it (``ChildNode``). The engine keeps a cache current while
 /// the node is attached; otherwise ``state`` computes the state on demand.
-// Safety: Sendable by hand because its `var`s are confined to the tree's queue, as the note below details.
-class StateNode<State: Sendable, Action: Sendable>: ActionNode<Action>, StoreHandle,
-    @unchecked Sendable
-{
-    // Safety: as for `TreeNode`, the `var`s, the box of extras and the cache in it are used only on the
-    // tree's queue, except in a root's `init`, which makes the box and the cache before the node is
-    // shared, and when the node is freed, on any thread, with its box and its cache: by then nothing
-    // else references the node.
+///
+/// Like every node, it is not `Sendable`: its `var`s, its box of extras and the cache in it are the tree
+/// queue's (``TreeNode``), apart from a root's `init`, which makes the box and the cache before anything
+/// else can reach the node, and the node's `deinit`, on whatever thread lets go of it last.
+class StateNode<State: Sendable, Action: Sendable>: ActionNode<Action> {
     /// What only some nodes need of their own types (a cached state, a list of observers, what
     /// `use(_:resolvers:)` attached), once the node needs one of them: one reference to a box
     /// (``NodeExtras``), kept out of every node.
-    // Safety: queue-only; set once, by `madeStateExtras`, and never replaced, so borrowed reads stay valid.
+    // Set once, by `madeStateExtras`, and never replaced, so borrowed reads stay valid.
     private final var stateExtras: NodeExtras<State, Action>?
 
     /// On the queue: whether the node has made either of its boxes, this one or the engine's (tests look
@@ -69,10 +66,6 @@ class StateNode<State: Sendable, Action: Sendable>: ActionNode<Action>, StoreHan
         }
         refreshAncestors()
         return freshState()
-    }
-
-    final var stateIfAlive: State? {
-        state
     }
 
     /// The root's cached state, which is its state, made with the node (``RootNode``); `nil` in other
@@ -387,43 +380,17 @@ class StateNode<State: Sendable, Action: Sendable>: ActionNode<Action>, StoreHan
         return observerCount
     }
 
-    final var observerHostReference: NodeReference<TreeNode>? {
-        NodeReference(self, link: link)
-    }
-
-    final func callGate(id: UUID) -> CallGate {
-        CallGate(id: id, host: NodeReference(self, link: link), callingThread: tree.callingThread)
-    }
-
-    // MARK: Dispatch
-
-    func dispatch(_ action: Action) {
-        push(action, through: self)
-    }
-
-    final func dispatch(_ action: Action, from run: EffectRun) {
-        push(action, through: self, guardedBy: run)
-    }
-
-    final func dispatch(
-        _ action: Action,
-        entry: EntryContext,
-        completion: (@Sendable (DispatchOutcome<State>) -> Void)?
-    ) {
-        push(action, through: self, entry: entry, outcome: completion.map(outcomeHandler))
-    }
-
-    /// Turns a completion for a `DispatchOutcome` into one the engine calls, on the queue, with what
-    /// became of the action; the state is read then.
-    final func outcomeHandler(
+    /// From any thread: turns a completion for a `DispatchOutcome` into one the engine calls, on the
+    /// queue, with what became of an action sent to the node `reference` reaches; the state is read then.
+    static func outcomeHandler(
+        for reference: NodeReference<StateNode<State, Action>>,
         _ completion: @escaping @Sendable (DispatchOutcome<State>) -> Void
     ) -> @Sendable (ProcessOutcome) -> Void {
-        let reference = NodeReference(self, link: link)
-        return { outcome in
+        { outcome in
             switch outcome {
             case .reduced:
                 if let node = reference.ifInTree {
-                    completion(.reduced(node.state))
+                    completion(.reduced(node.onQueue.state))
                 } else {
                     completion(.failed(StoreReleasedError()))
                 }
@@ -453,10 +420,11 @@ class StateNode<State: Sendable, Action: Sendable>: ActionNode<Action>, StoreHan
         )
         middlewareSetup = setup
         guard !setup.middlewares.isEmpty else { return }
-        let handle = weakHandle()
+        let reference = NodeReference(self, link: link)
+        let handle = WeakHandle(reference)
         let tree = self.tree
         let ownID = storeID
-        let ownRoute = WeakReceiver<Action>(self)
+        let ownRoute = WeakReceiver<Action>(NodeReference(self, link: link))
         let environment = MiddlewareEnvironment(
             currentTarget: { tree.currentTargetID() ?? ownID },
             owner: MiddlewareEnvironment.Owner(tree: tree, node: self, id: ownID),
@@ -484,7 +452,8 @@ class StateNode<State: Sendable, Action: Sendable>: ActionNode<Action>, StoreHan
             middlewares: setup.middlewares,
             resolvers: setup.resolvers,
             environment: environment,
-            currentState: { [unowned self] in self.state }
+            // The chain is the node's: while it runs, the node is alive.
+            currentState: { reference.assumingAlive.onQueue.state }
         )
         middleware = chain.nodeMiddleware()
         noteMiddleware()
@@ -496,26 +465,8 @@ class StateNode<State: Sendable, Action: Sendable>: ActionNode<Action>, StoreHan
         tree.process(copyOf: action, at: self)
     }
 
-    @discardableResult
-    final func enqueue(_ work: @escaping @Sendable () -> Void) -> Bool {
-        link.enqueueWork(work)
-        return true
-    }
-
-    final func weakHandle() -> any StoreHandle<State, Action> {
-        WeakHandle(self)
-    }
-
-    final func nodeForChildren() -> StateNode<State, Action> {
-        self
-    }
-
-    final var stateNode: StateNode<State, Action>? {
-        self
-    }
-
     override final func execute(_ asyncAction: any AsyncAction) {
-        asyncAction.start(resultsTo: weakHandle())
+        asyncAction.start(resultsTo: WeakHandle(NodeReference(self, link: link)))
     }
 
     // MARK: After reduce

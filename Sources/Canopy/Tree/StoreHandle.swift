@@ -94,11 +94,11 @@ protocol StoreHandle<State, Action>: AnyObject, Sendable {
 
     /// The tree node behind this handle when it is one of the store's own (a root, a child), not a view
     /// or a weak handle.
-    var stateNode: StateNode<State, Action>? { get }
+    var stateNode: QueueBound<StateNode<State, Action>>? { get }
 
     /// The node that children made with `with(_:reducer:)` hang from: this node, or, for a view, a node
     /// that applies the view's transforms inside the tree.
-    func nodeForChildren() -> StateNode<State, Action>
+    func nodeForChildren() -> QueueBound<StateNode<State, Action>>
 }
 
 extension StoreHandle {

@@ -133,9 +133,7 @@ final class StoreTree: Sendable {
     ///
     /// `root` receives the actions pushed without a receiver; the drain was scheduled by a node, which
     /// keeps it alive (``scheduleDrain()``).
-    func drain<Action>(_ inbox: Inbox<Action>, root: ActionNode<Action>) {
-        // Checked in every build, once per turn: everything the drain calls relies on it.
-        dispatchPrecondition(condition: .onQueue(queue))
+    func drain<Action>(_ inbox: Inbox<Action>, root: ActionNode<Action>, in turn: borrowing DrainTurn) {
         let outer = drainingThread.enter()
         defer {
             // Whatever was let go of after the last entry (the buffers' last references) leaves now.
@@ -145,7 +143,7 @@ final class StoreTree: Sendable {
         var batch = inbox.takeSpare()
         var batches = 0
         while inbox.take(&batch) {
-            inbox.run(&batch, afterEach: settleDrops) {
+            inbox.run(&batch, in: turn, afterEach: settleDrops) {
                 process(&$0, at: root)
                 settleDrops()
             }
@@ -166,8 +164,10 @@ final class StoreTree: Sendable {
     /// an instruction, claimed or not.
     @inline(never)
     func scheduleDrain() {
-        let root = self.root
-        queue.async { root.drainInbox() }
+        let root = QueueBound(self.root)
+        // The queue is checked once per turn, in every build, here: everything the drain calls relies on
+        // it.
+        queue.async { root.enterDrain { root, turn in root.drainInbox(in: turn) } }
     }
 
     /// On the queue, during the drain: `node`, which nothing keeps any more, leaves the tree once the
@@ -535,7 +535,7 @@ final class StoreTree: Sendable {
     /// takes `Action`s.
     func currentRoute<Action>(_: Action.Type) -> WeakReceiver<Action>? {
         guard let target = currentTargetNode() as? ActionNode<Action> else { return nil }
-        return WeakReceiver(target)
+        return WeakReceiver(NodeReference(target, link: target.link))
     }
 
     /// From any thread, with cycle detection on: the causes of an action dispatched now. When the caller

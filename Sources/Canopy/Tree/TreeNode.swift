@@ -20,33 +20,32 @@ import Foundation
 /// A node is *attached* while someone listens to it: an observer, or an attached child. Only attached
 /// nodes are in their parent's list, and only they keep a cached state that the engine updates, so a
 /// node nobody listens to costs nothing per action.
-// Safety: Sendable by hand: its `var`s are confined to the tree's queue (see the note below); what other
-// threads use of a node is its link (`NodeLink`) and its `let`s.
-class TreeNode: @unchecked Sendable {
-    // Safety: the `var`s below are touched only on the tree's serial queue: by the engine's drain, by
-    // work items it runs, and by the subclasses' queue-only members, which the engine and the work items
-    // call. The queue serialises every access; debug builds check each one (`tree.assertOnQueue()`), and
-    // the drain checks it once per turn in every build. What user code uses in place, across its calls,
-    // is not among them: a child's local state and first observer are under a lock (`ChildCell`), and the
-    // lists of observers are borrowed from the node's box while observers run, which is sound because user
-    // code on the queue cannot reach them synchronously: every way back into a store goes through the
-    // inbox. The `let`s are set in `init` and never change; what keeps the node, and the way onto the
-    // queue, are in its link, which is `Sendable` on its own terms.
+///
+/// A node is not `Sendable`: its fields are the tree queue's. Its `var`s are touched only on the queue, by
+/// the engine's drain, by the work items the drain runs, and by the subclasses' members that the two
+/// call; the drain checks the queue once per turn in every build, debug builds at each access
+/// (`tree.assertOnQueue()`). What other threads hold of a node is a ``QueueBound``, which gives the node
+/// back only on the queue, and what they do with it goes through its link (``NodeLink``): its holders,
+/// its place in the tree and the way onto the queue. What user code uses in place, across its calls, is
+/// not among the `var`s: a child's local state and first observer are under a lock (`ChildCell`), and
+/// the lists of observers are borrowed from the node's box while observers run, which is sound because
+/// user code on the queue cannot reach them synchronously: every way back into a store goes through the
+/// inbox.
+class TreeNode {
     final let tree: StoreTree
     // The stored fields are laid out for size (W4 counts the bytes of each child store): the 64-bit
     // fields come first, the 32-bit fields follow one another, and the one-byte fields come last, so
     // that `ActionNode`'s pack beside them.
     /// What only some nodes need of the engine's (children, after-reduce steps), once the node needs one
     /// of them: one reference to a box (``TreeNodeExtras``), kept out of every node.
-    // Safety: queue-only; set once, by `madeExtras`, and never replaced, so borrowed reads stay valid.
+    // Set once, by `madeExtras`, and never replaced, so borrowed reads stay valid.
     final private(set) var extras: TreeNodeExtras?
     /// The node's part that any thread may use: what keeps it in the tree (its holders, and actions weak
     /// routes accepted for it), its place there, and the way onto the queue (``NodeLink``).
     final let link: NodeLink
     /// The number of ancestors, stored in 32 bits (see ``depth``); the link has it too, for other threads.
     private final let storedDepth: Int32
-    // Safety: `listSlot`, `isAttached` and `flags` are queue-only plain values (the note above); no access
-    // to them spans a call to other code.
+    // `listSlot`, `isAttached` and `flags` are plain values; no access to them spans a call to other code.
     /// Where this node is in its parent's list of children, while it is attached.
     final var listSlot: Int32 = 0
     final var isAttached: Bool
@@ -91,6 +90,7 @@ class TreeNode: @unchecked Sendable {
         #endif
         parent.link.letGo()
         if depth.isMultiple(of: Self.releaseHop) {
+            let parent = QueueBound(parent)
             tree.queue.async { withExtendedLifetime(parent) {} }
         }
     }
@@ -207,7 +207,7 @@ class TreeNode: @unchecked Sendable {
     // MARK: The drain
 
     /// On the queue: runs the drain (``StoreTree/drain(_:root:)``). The root overrides it.
-    func drainInbox() {
+    func drainInbox(in turn: borrowing DrainTurn) {
         preconditionFailure("Internal inconsistency: \(type(of: self)) is not a root")
     }
 
@@ -292,16 +292,6 @@ class TreeNode: @unchecked Sendable {
     /// On the queue: after removals that did not compact, compacts the list of observers if sparse and
     /// detaches the node if nobody listens to it any more. A node with state overrides it.
     func compactObservers() {}
-
-    /// From any thread: has the tree's queue remove the observer of `gate`, which was just closed, with
-    /// those of the other gates cancelled meanwhile (``CancelledGates``).
-    final func enqueueRemoval(of gate: CallGate) {
-        let tree = self.tree
-        if tree.cancelledGates.add(gate) {
-            // Captures the tree only, which is then the work item's context: nothing more is allocated.
-            link.enqueueWork { tree.cancelledGates.removeObservers() }
-        }
-    }
 
     // MARK: Listening
 

@@ -157,14 +157,16 @@ final class ViewHandle<ParentState: Sendable, ParentAction: Sendable, State: Sen
         )
     }
 
-    var stateNode: StateNode<State, Action>? { nil }
+    var stateNode: QueueBound<StateNode<State, Action>>? { nil }
 
-    func nodeForChildren() -> StateNode<State, Action> {
-        MappedNode(
-            parent: parent.nodeForChildren(),
-            state: transformState,
-            action: transformAction,
-            translatesActions: translatesActions
+    func nodeForChildren() -> QueueBound<StateNode<State, Action>> {
+        QueueBound(
+            MappedNode(
+                parent: parent.nodeForChildren(),
+                state: transformState,
+                action: transformAction,
+                translatesActions: translatesActions
+            )
         )
     }
 

@@ -17,16 +17,16 @@ final class WeakHandle<State: Sendable, Action: Sendable>: StoreHandle {
     let tree: StoreTree
     let storeID: StoreID
 
-    init(_ target: StateNode<State, Action>) {
-        self.node = NodeReference(target, link: target.link)
-        self.tree = target.tree
-        self.storeID = target.storeID
+    init(_ node: NodeReference<StateNode<State, Action>>) {
+        self.node = node
+        self.tree = node.link.tree
+        self.storeID = node.assumingAlive.storeID
     }
 
     /// The node, unless every store of it and every child made from it let go of it (it may linger a
     /// moment, until the tree's queue takes it out of the tree, but it is released as far as a weak
     /// handle goes).
-    private var target: StateNode<State, Action>? {
+    private var target: QueueBound<StateNode<State, Action>>? {
         node.ifHeld
     }
 
@@ -39,7 +39,7 @@ final class WeakHandle<State: Sendable, Action: Sendable>: StoreHandle {
     }
 
     private func push(_ action: Action, guardedBy run: EffectRun?) {
-        guard let node = target, let accepted = AcceptedAction.receiver(for: node) else { return }
+        guard let node = target, let accepted = AcceptedAction.receiver(for: node.asActionNode()) else { return }
         node.push(action, through: accepted, guardedBy: run)
     }
 
@@ -55,7 +55,7 @@ final class WeakHandle<State: Sendable, Action: Sendable>: StoreHandle {
     @discardableResult
     func receive(_ action: Action) -> ProcessOutcome {
         guard let target else { return .failed(StoreReleasedError()) }
-        return tree.process(copyOf: action, at: target)
+        return tree.process(copyOf: action, at: target.onQueue)
     }
 
     func dispatch(
@@ -63,22 +63,23 @@ final class WeakHandle<State: Sendable, Action: Sendable>: StoreHandle {
         entry: EntryContext,
         completion: (@Sendable (DispatchOutcome<State>) -> Void)?
     ) {
-        guard let node = target, let accepted = AcceptedAction.receiver(for: node) else {
+        guard let node = target, let accepted = AcceptedAction.receiver(for: node.asActionNode()) else {
             completion?(.failed(StoreReleasedError()))
             return
         }
-        node.push(action, through: accepted, entry: entry, outcome: completion.map(node.outcomeHandler))
+        let outcome = completion.map { StateNode.outcomeHandler(for: self.node, $0) }
+        node.push(action, through: accepted, entry: entry, outcome: outcome)
     }
 
     var state: State {
         guard let target else {
             preconditionFailure("Internal inconsistency: the state of a released store was read through a weak handle")
         }
-        return target.state
+        return target.onQueue.state
     }
 
     var stateIfAlive: State? {
-        target?.state
+        target?.onQueue.state
     }
 
     func addObserver(
@@ -87,15 +88,15 @@ final class WeakHandle<State: Sendable, Action: Sendable>: StoreHandle {
         observe: @escaping Observer<State>.StateHandler,
         filter: AtomicProjectionFilter<State>?
     ) {
-        target?.addObserver(id: id, isNew: isNew, observe: observe, filter: filter)
+        target?.onQueue.addObserver(id: id, isNew: isNew, observe: observe, filter: filter)
     }
 
     func removeObserver(id: UUID) {
-        target?.removeObserver(id: id)
+        target?.onQueue.removeObserver(id: id)
     }
 
     var observerHostReference: NodeReference<TreeNode>? {
-        target?.observerHostReference
+        target.map { NodeReference($0.untyped) }
     }
 
     func callGate(id: UUID) -> CallGate {
@@ -106,9 +107,9 @@ final class WeakHandle<State: Sendable, Action: Sendable>: StoreHandle {
         self
     }
 
-    var stateNode: StateNode<State, Action>? { nil }
+    var stateNode: QueueBound<StateNode<State, Action>>? { nil }
 
-    func nodeForChildren() -> StateNode<State, Action> {
+    func nodeForChildren() -> QueueBound<StateNode<State, Action>> {
         preconditionFailure("Internal inconsistency: a child store was made from a weak store handle")
     }
 }

@@ -3,8 +3,8 @@
 final class WeakReceiver<Action: Sendable>: Sendable {
     private let node: NodeReference<ActionNode<Action>>
 
-    init(_ node: ActionNode<Action>) {
-        self.node = NodeReference(node, link: node.link)
+    init(_ node: NodeReference<ActionNode<Action>>) {
+        self.node = node
     }
 
     /// Queues `action` for the node, from any thread, unless the node is released; the action is

@@ -182,7 +182,7 @@ private func reduceLog(_ log: inout [String], _ action: any LogAction) {
         let queue = makeQueue("work")
         let runs = StateRecorder<String>()
         var store: StateStore<[String], any LogAction>? = StateStore([], reducer: reduceLog)
-        let node = WeakRef(store!.handle.stateNode! as AnyObject)
+        let node = WeakRef(store!.handle.stateNode!.object)
         queue.suspend()
         await store?.send(Fetch(name: "a", queue: queue, runs: runs, results: [Append(text: "late")]))
         await settle(store!.handle.queue)

@@ -73,7 +73,7 @@ import Testing
         await store?.send(.run)
         _ = await probe.events.waitFor(count: 1)
         let queue = store!.handle.queue
-        let node = WeakRef(store!.handle.stateNode! as AnyObject)
+        let node = WeakRef(store!.handle.stateNode!.object)
         await settle(queue)  // the drain that reduced `.run` has let go of the node
         store = nil
         #expect(node.object == nil)
@@ -117,7 +117,7 @@ import Testing
         // The effect queue is held back, so the run is queued on it but has not started.
         effects.suspend()
         await store?.send(.run)
-        let node = WeakRef(store!.handle.stateNode! as AnyObject)
+        let node = WeakRef(store!.handle.stateNode!.object)
         await settle(store!.handle.queue)
         store = nil
         #expect(node.object == nil)
@@ -210,7 +210,7 @@ import Testing
         }
         await store?.send(.run)
         _ = await probe.events.waitFor(count: 1)
-        let node = WeakRef(store!.handle.stateNode! as AnyObject)
+        let node = WeakRef(store!.handle.stateNode!.object)
         await settle(store!.handle.queue)
         store = nil
         #expect(node.object == nil)

@@ -71,7 +71,11 @@ import Testing
             self.name = name
         }
 
-        func handle(_ action: consuming InboxAction, entry: EntryContext) -> ProcessOutcome {
+        func handle(
+            _ action: consuming InboxAction,
+            entry: EntryContext,
+            in turn: borrowing DrainTurn
+        ) -> ProcessOutcome {
             values.append(action.handle(as: Life.self) { $0.value })
             return .reduced
         }
@@ -84,7 +88,7 @@ import Testing
         var batches = 0
         var batch = inbox.takeSpare()
         while inbox.take(&batch) {
-            inbox.run(&batch, afterEach: {}, receive: receive)
+            asDrain { inbox.run(&batch, in: $0, afterEach: {}, receive: receive) }
             batches += 1
         }
         return batches
@@ -264,7 +268,7 @@ import Testing
         var child: StateStore<(Log, Int), Life>? = root.with(0) { count, _ in count += 1 }
         let weakChild = child!.weakStore()
         let weakRoot = root.weakStore()
-        let childNode = WeakRef(child!.handle.stateNode! as AnyObject)
+        let childNode = WeakRef(child!.handle.stateNode!.object)
         _ = await child?.state
         let gate = hold(root.queue)
         for value in 0..<600 {
@@ -454,7 +458,7 @@ import Testing
         var view: StateStore<Int, Life>? = root!.map(state: { $0.value })
         let weakChild = child!.weakStore()
         let weakRoot = root!.weakStore()
-        let rootNode = WeakRef(root!.handle.stateNode! as AnyObject)
+        let rootNode = WeakRef(root!.handle.stateNode!.object)
         let subscription = grandchild!.subscribe { _ in }
         _ = await grandchild?.state
         let gate = hold(root!.queue)

@@ -14,7 +14,11 @@ import Testing
             self.name = name
         }
 
-        func handle(_ action: consuming InboxAction, entry: EntryContext) -> ProcessOutcome {
+        func handle(
+            _ action: consuming InboxAction,
+            entry: EntryContext,
+            in turn: borrowing DrainTurn
+        ) -> ProcessOutcome {
             let value = action.handle(as: Int.self) { $0 }
             received.append("\(name):\(value)")
             return .reduced
@@ -28,7 +32,7 @@ import Testing
         var rootActions: [Int] = []
         var batch = inbox.takeSpare()
         while inbox.take(&batch) {
-            inbox.run(&batch, afterEach: {}, receive: { rootActions.append($0) })
+            asDrain { inbox.run(&batch, in: $0, afterEach: {}, receive: { rootActions.append($0) }) }
         }
         return rootActions
     }
@@ -130,7 +134,11 @@ import Testing
         // Safety: test-only; used on the test's thread, which runs the inbox's batches itself.
         var values: [Int] = []
 
-        func handle(_ action: consuming InboxAction, entry: EntryContext) -> ProcessOutcome {
+        func handle(
+            _ action: consuming InboxAction,
+            entry: EntryContext,
+            in turn: borrowing DrainTurn
+        ) -> ProcessOutcome {
             values.append(action.handle(as: Tracked.self) { $0.value })
             return .reduced
         }
@@ -153,7 +161,7 @@ import Testing
         var rootValues: [Int] = []
         var batch = inbox.takeSpare()
         while inbox.take(&batch) {
-            inbox.run(&batch, afterEach: {}, receive: { rootValues.append($0.value) })
+            asDrain { inbox.run(&batch, in: $0, afterEach: {}, receive: { rootValues.append($0.value) }) }
         }
         #expect(rootValues == (0..<1_000).filter { $0 % 3 != 0 })
         #expect(receiver.values == (0..<1_000).filter { $0 % 3 == 0 })

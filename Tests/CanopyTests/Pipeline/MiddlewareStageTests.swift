@@ -92,12 +92,12 @@ import Testing
     /// is a programming error, stopped with a message, on the engine's path as on the chain's.
     @Test(.exitTest) func aChainRunFromInsideItselfTraps() async throws {
         let result = try await #require(processExitsWith: .failure, observing: [\.standardErrorContent]) {
-            let node = LockedValue<StateNode<Int, Int>?>(nil)
+            let node = LockedValue<QueueBound<StateNode<Int, Int>>?>(nil)
             let store = StateStore<Int, Int>(
                 0,
                 middlewares: [
                     Middleware("again") { action, context in
-                        if action == 1 { _ = node.withLock { $0 }?.receive(2) }
+                        if action == 1 { _ = node.withLock { $0 }?.onQueue.receive(2) }
                         context.next(action)
                     }
                 ],

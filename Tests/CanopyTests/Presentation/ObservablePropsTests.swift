@@ -78,7 +78,7 @@ import Testing
         let storeQueue: DispatchQueue
         do {
             let store = counter()
-            node = WeakRef(store.handle.stateNode! as AnyObject)
+            node = WeakRef(store.handle.stateNode!.object)
             storeQueue = store.handle.queue
             model = ObservableProps(
                 store: store,

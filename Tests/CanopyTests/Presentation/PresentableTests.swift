@@ -175,7 +175,7 @@ import Testing
         let storeQueue: DispatchQueue
         do {
             let store = counter()
-            node = WeakRef(store.handle.stateNode! as AnyObject)
+            node = WeakRef(store.handle.stateNode!.object)
             storeQueue = store.handle.queue
             screen!.setPresenter(
                 store: store,

@@ -125,7 +125,7 @@ import Testing
     @Test func releasingTheObserverReleasesTheStoreItHolds() async {
         let root = counter()
         var screen: Screen? = Screen(store: root.with("local") { _, _ in })
-        let child = WeakRef(screen!.store!.handle.stateNode! as AnyObject)
+        let child = WeakRef(screen!.store!.handle.stateNode!.object)
         let recorder = StateRecorder<String>()
         screen!.subscribe(
             store: screen!.store!,

@@ -29,7 +29,7 @@ import Testing
     private func observerCount(_ store: StateStore<Int, Int>) async -> Int {
         await withCheckedContinuation { continuation in
             store.queue.async {
-                continuation.resume(returning: store.handle.stateNode!.observerListCount)
+                continuation.resume(returning: store.handle.stateNode!.onQueue.observerListCount)
             }
         }
     }
@@ -126,7 +126,7 @@ import Testing
         #expect(await observerCount(root) == 0)
         let childObservers = await withCheckedContinuation { continuation in
             root.queue.async {
-                continuation.resume(returning: child.handle.stateNode!.observerListCount)
+                continuation.resume(returning: child.handle.stateNode!.onQueue.observerListCount)
             }
         }
         #expect(childObservers == 0)
@@ -169,7 +169,7 @@ import Testing
         #expect(await observerCount(root) == 3)
         let childIsAttached = await withCheckedContinuation { continuation in
             root.queue.async {
-                continuation.resume(returning: child.handle.stateNode!.isAttached)
+                continuation.resume(returning: child.handle.stateNode!.onQueue.isAttached)
             }
         }
         #expect(!childIsAttached, "a child that nobody listens to any more stayed attached")

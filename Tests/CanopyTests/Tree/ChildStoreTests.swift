@@ -227,7 +227,7 @@ import Testing
         await settle(root.queue)
         let observers = await withCheckedContinuation { continuation in
             root.queue.async {
-                continuation.resume(returning: root.handle.stateNode!.observerListCount)
+                continuation.resume(returning: root.handle.stateNode!.onQueue.observerListCount)
             }
         }
         #expect(observers == 0)

@@ -24,6 +24,7 @@ import Testing
         let node = store.handle.stateNode!
         return await withCheckedContinuation { continuation in
             store.queue.async {
+                let node = node.onQueue
                 let children = node.childSlots.count { $0 != nil }
                 continuation.resume(
                     returning: Seen(

@@ -209,7 +209,7 @@ import Testing
     private func hasCache<State, Action>(_ store: StateStore<State, Action>) async -> Bool {
         let node = store.handle.stateNode!
         return await withCheckedContinuation { continuation in
-            store.queue.async { continuation.resume(returning: node.hasCache) }
+            store.queue.async { continuation.resume(returning: node.onQueue.hasCache) }
         }
     }
 }

@@ -35,7 +35,7 @@ import Testing
 
     @Test func aDeepTreeIsFreedWhenItsLastHandleGoes() async {
         let holder = ReleaseOnce(Self.chain(depth: 10_000))
-        let (queue, rootNode) = holder.withValue { ($0.root.queue, WeakRef($0.root.handle.stateNode! as AnyObject)) }
+        let (queue, rootNode) = holder.withValue { ($0.root.queue, WeakRef($0.root.handle.stateNode!.object)) }
         await holder.withValue { $0.leaf }.send(1)
         // The last handles go on a thread with a small stack (Darwin's dispatch threads have 512 KB):
         // freeing the chain must not nest one deinit per level.
@@ -64,7 +64,7 @@ import Testing
             let child = root.with(0) { local, action in local += action }
             child.subscribe(observer: Observer { _ in .active })
             child.dispatch(1)
-            children.append(WeakRef(child.handle.stateNode! as AnyObject))
+            children.append(WeakRef(child.handle.stateNode!.object))
         }
         #expect(await root.send(1) == 2_001)
         #expect(children.allSatisfy { $0.object == nil })
@@ -104,7 +104,7 @@ import Testing
         makeChild: () -> StateStore<(Int, Int), ChildAction>
     ) async -> (root: Int?, seen: [Int], freed: Bool) {
         let childStore = ReleaseOnce(makeChild())
-        let node = childStore.withValue { WeakRef($0.handle.stateNode! as AnyObject) }
+        let node = childStore.withValue { WeakRef($0.handle.stateNode!.object) }
         let seen = StateRecorder<Int>()
         childStore.withValue {
             $0.subscribe(
@@ -137,7 +137,7 @@ import Testing
         let root = StateStore<Int, Int>(0, options: .init(cycleDetection: .off)) { state, action in state += action }
         var child: StateStore<(Int, Int), Int>? = root.with(0) { local, action in local += action }
         let weak = child!.weakStore()
-        let node = WeakRef(child!.handle.stateNode! as AnyObject)
+        let node = WeakRef(child!.handle.stateNode!.object)
         let bounces = StateRecorder<Int>()
         child!.subscribe(
             observer: Observer { state in
@@ -400,7 +400,7 @@ import Testing
     private func isAttached<State, Action>(_ store: StateStore<State, Action>) async -> Bool {
         let node = store.handle.stateNode!
         return await withCheckedContinuation { continuation in
-            store.queue.async { continuation.resume(returning: node.isAttached) }
+            store.queue.async { continuation.resume(returning: node.onQueue.isAttached) }
         }
     }
 }
