@@ -21,7 +21,7 @@ struct DrainTurn: ~Copyable {
 /// token. Nodes are not `Sendable`: their fields are the tree queue's alone. This is the one way a node
 /// crosses threads, and it gives the node back only on the queue: checked in every build
 /// (``onQueue``), or, in the drain's turn, against the proof the drain made after its own check
-/// (``inDrain(_:)``).
+/// (``inDrain(_:passing:_:)``).
 ///
 /// Other threads reach what a node shares through it: its link (``NodeLink``, `Sendable` on its own
 /// terms), and the few members listed in the extension below, which read only the node's `let`s and its
@@ -51,10 +51,16 @@ struct QueueBound<Node: TreeNode>: @unchecked Sendable {
         return node
     }
 
-    /// The node, in the drain's turn, which checked the queue once for all it runs.
+    /// Runs `body` with the node, in the drain's turn, which checked the queue once for all it runs, and
+    /// with `value`, which `body` consumes (an inbox entry's action). The node is lent to `body`: no
+    /// reference is counted for the call.
     @inline(__always)
-    func inDrain(_ turn: borrowing DrainTurn) -> Node {
-        node
+    func inDrain<Value: ~Copyable, Result>(
+        _ turn: borrowing DrainTurn,
+        passing value: consuming Value,
+        _ body: (Node, consuming Value) -> Result
+    ) -> Result {
+        body(node, value)
     }
 
     /// Runs `body` on the queue with the node and the proof of the drain's turn: the check the drain

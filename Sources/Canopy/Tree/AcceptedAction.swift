@@ -30,6 +30,6 @@ final class AcceptedAction<Action: Sendable>: InboxReceiver {
 
     /// Hands the action to the node, which `self`, held by the entry, keeps alive for the call.
     func handle(_ action: consuming InboxAction, entry: EntryContext, in turn: borrowing DrainTurn) -> ProcessOutcome {
-        node.inDrain(turn).handle(action, entry: entry)
+        node.inDrain(turn, passing: action) { $0.handle($1, entry: entry) }
     }
 }

@@ -59,7 +59,7 @@ final class NodeHandle<State: Sendable, Action: Sendable>: StoreHandle, InboxRec
 
     /// Hands the action to the node, which this handle, held by the entry, keeps alive for the call.
     func handle(_ action: consuming InboxAction, entry: EntryContext, in turn: borrowing DrainTurn) -> ProcessOutcome {
-        node.inDrain(turn).handle(action, entry: entry)
+        node.inDrain(turn, passing: action) { $0.handle($1, entry: entry) }
     }
 
     @discardableResult
