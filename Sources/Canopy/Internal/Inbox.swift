@@ -208,8 +208,8 @@ protocol TreeInbox: AnyObject, Sendable {
     func push(work: @escaping @Sendable () -> Void) -> Bool
 }
 
-/// What takes actions from the root's inbox, where they wait in its action storage: a node, a store's
-/// handle of one, or an accepted action of a weak route (``AcceptedAction``). Each keeps its node alive
+/// What takes actions from the root's inbox, where they wait in its action storage: a store's handle of a
+/// node (``NodeHandle``), or an accepted action of a weak route (``AcceptedAction``). Each keeps its node alive
 /// while the entry holds it, so every action in the inbox reaches its node.
 protocol InboxReceiver: AnyObject, Sendable {
     /// In the drain: handles `action`, the receiver's `Action`, in place, as if dispatched to this node.

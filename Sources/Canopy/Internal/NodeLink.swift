@@ -38,8 +38,10 @@ final class NodeLink: @unchecked Sendable {
         }
     }
 
-    /// The engine of the node's tree.
-    let tree: StoreTree
+    /// The engine of the node's tree; the node holds it. Unowned, so that what holds only the link (a
+    /// subscription's token, a weak route) does not keep the tree alive: it is read only while something
+    /// holds the node, and so the tree.
+    unowned let tree: StoreTree
     // Laid out for size (W4 counts the bytes of each child store): the references first, then the 32-bit
     // fields, then the lock's one byte.
     private var keepers = Keepers()
@@ -178,27 +180,30 @@ final class NodeLink: @unchecked Sendable {
             tree.dropAfterCurrentEntry(node)
         } else {
             let node = QueueBound(node)
-            enqueueWork { node.onQueue.dropFromTree() }
+            node.enqueueWork { node.withNode { $0.dropFromTree() } }
         }
     }
 
     // MARK: Entering the queue
 
     /// Has the tree's queue remove the observer of `gate`, which was just closed, with those of the other
-    /// gates cancelled meanwhile (``CancelledGates``). The caller holds the node.
-    func enqueueRemoval(of gate: CallGate) {
+    /// gates cancelled meanwhile (``CancelledGates``). `node`, the node of this link, is held for the
+    /// call, and with it the tree.
+    func enqueueRemoval(of gate: CallGate, holding node: TreeNode) {
         let tree = self.tree
         if tree.cancelledGates.add(gate) {
             // Captures the tree only, which is then the work item's context: nothing more is allocated.
-            enqueueWork { tree.cancelledGates.removeObservers() }
+            enqueueWork(holding: node) { tree.cancelledGates.removeObservers() }
         }
     }
 
-    /// Runs `work` on the queue after everything pushed before it. The caller holds a node of the tree
-    /// (the node of this link, mostly), and so its root, for the call.
-    func enqueueWork(_ work: @escaping @Sendable () -> Void) {
-        if tree.inbox.push(work: work) {
-            tree.scheduleDrain()
+    /// Runs `work` on the queue after everything pushed before it. `node`, the node of this link, is held
+    /// for the call, and with it the tree and its root, which a drain scheduled here reads.
+    func enqueueWork(holding node: TreeNode, _ work: @escaping @Sendable () -> Void) {
+        withExtendedLifetime(node) {
+            if tree.inbox.push(work: work) {
+                tree.scheduleDrain()
+            }
         }
     }
 }

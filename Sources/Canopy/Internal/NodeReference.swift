@@ -21,7 +21,8 @@ struct NodeReference<Node: TreeNode>: @unchecked Sendable {
     }
 
     /// The node, which the caller knows is alive (it traps otherwise, as an `unowned` reference does): a
-    /// middleware chain reading the state of the node that holds it.
+    /// middleware chain reading the state of the node that holds it, a weak handle made from a node its
+    /// maker holds.
     var assumingAlive: QueueBound<Node> {
         QueueBound(unkept)
     }

@@ -5,8 +5,8 @@ import Dispatch
 /// What borrows it may use the nodes its ``QueueBound`` references reach without checking the queue
 /// again.
 ///
-/// It cannot be copied, nor sent to another thread (it is not `Sendable`), and only ``checked(on:)``
-/// makes one, so holding one means the check was made on this thread, in this turn.
+/// It cannot be copied, nor sent to another thread (its `Sendable` conformance is unavailable), and only
+/// ``checked(on:)`` makes one, so holding one means the check was made on this thread, in this turn.
 struct DrainTurn: ~Copyable {
     private init() {}
 
@@ -17,6 +17,9 @@ struct DrainTurn: ~Copyable {
     }
 }
 
+@available(*, unavailable)
+extension DrainTurn: Sendable {}
+
 /// A tree node held by something other threads use: a store's handle, an inbox entry, a work item, a
 /// token. Nodes are not `Sendable`: their fields are the tree queue's alone. This is the one way a node
 /// crosses threads, and it gives the node back only on the queue: checked in every build
@@ -26,9 +29,11 @@ struct DrainTurn: ~Copyable {
 /// Other threads reach what a node shares through it: its link (``NodeLink``, `Sendable` on its own
 /// terms), and the few members listed in the extension below, which read only the node's `let`s and its
 /// link.
-// Safety: Sendable by hand: the node it holds is handed out only on its tree's queue, checked as above;
-// off the queue, only the node's `let`s (`link`, `tree`, `depth`, a parent chain for `storeID`, the
-// shared inbox) are read, which never change after `init`.
+// Safety: Sendable by hand: the node it holds is handed out for use only on its tree's queue, checked as
+// above. Off the queue, only the node's `let`s are read (`link`, `tree`, `depth`, the parent chain for
+// `storeID`, the shared inbox), which never change after `init`; and two members hand out the reference
+// itself, to be held, not used: `parentForNewNode` (a node being made keeps its parent) and `object` (for
+// identity and weak references).
 struct QueueBound<Node: TreeNode>: @unchecked Sendable {
     private let node: Node
 
@@ -51,6 +56,17 @@ struct QueueBound<Node: TreeNode>: @unchecked Sendable {
         return node
     }
 
+    /// Runs `body` with the node, on its tree's queue, checked as ``onQueue`` is. The node is lent to
+    /// `body`: no reference is counted for the call, where ``onQueue`` returns one.
+    @inline(__always)
+    func withNode<Result>(_ body: (Node) -> Result) -> Result {
+        let tree = node.tree
+        if !tree.drainingThread.isCurrent {
+            dispatchPrecondition(condition: .onQueue(tree.queue))
+        }
+        return body(node)
+    }
+
     /// Runs `body` with the node, in the drain's turn, which checked the queue once for all it runs, and
     /// with `value`, which `body` consumes (an inbox entry's action). The node is lent to `body`: no
     /// reference is counted for the call.
@@ -60,7 +76,8 @@ struct QueueBound<Node: TreeNode>: @unchecked Sendable {
         passing value: consuming Value,
         _ body: (Node, consuming Value) -> Result
     ) -> Result {
-        body(node, value)
+        node.tree.assertOnQueue()
+        return body(node, value)
     }
 
     /// Runs `body` on the queue with the node and the proof of the drain's turn: the check the drain
@@ -77,6 +94,20 @@ struct QueueBound<Node: TreeNode>: @unchecked Sendable {
     @inline(__always)
     var link: NodeLink {
         node.link
+    }
+
+    /// Runs `work` on the queue after everything pushed before it (``NodeLink/enqueueWork(holding:_:)``),
+    /// holding the node for the call.
+    @inline(__always)
+    func enqueueWork(_ work: @escaping @Sendable () -> Void) {
+        node.link.enqueueWork(holding: node, work)
+    }
+
+    /// Has the queue remove the observer of `gate` (``NodeLink/enqueueRemoval(of:holding:)``), holding
+    /// the node for the call.
+    @inline(__always)
+    func enqueueRemoval(of gate: CallGate) {
+        node.link.enqueueRemoval(of: gate, holding: node)
     }
 
     /// The node's tree.

@@ -5,7 +5,7 @@
 /// Every `var` is read and written only on the tree's queue (`attachments` also in the tree's `deinit`,
 /// when nothing else holds the tree; `rootReference` is the exception noted on it): by the drain and
 /// what it calls, by work items it runs, and by nodes' queue-only members (`TreeNode.listenersChanged`,
-/// `StateNode.use`). The drain checks the queue in every build (`StoreTree.drain(_:root:)`), the
+/// `StateNode.use`). The drain's turn checks the queue in every build (`StoreTree.scheduleDrain()`), the
 /// accessors in debug builds (`StoreTree.assertOnQueue()`). `StoreTree.process` is never entered again
 /// while it runs: reducers, observers and middleware cannot reach it synchronously, because every way to
 /// dispatch or subscribe goes through the inbox. No access to a `var` spans a call to other code (what

@@ -99,7 +99,7 @@ extension StateStore {
             middlewares = middlewares.map { $0.running(in: scope) }
             resolvers = resolvers.map { $0.running(in: scope) }
         }
-        node.link.enqueueWork { [middlewares, resolvers] in node.onQueue.use(middlewares, resolvers: resolvers) }
+        node.enqueueWork { [middlewares, resolvers] in node.withNode { $0.use(middlewares, resolvers: resolvers) } }
         return self
     }
 

@@ -121,7 +121,7 @@ extension CallGate: HandlerGate {
         guard close(), let host = host?.ifInTree else { return }
         // The batch holds this gate, not the node: a removal waiting for the queue does not keep the
         // node, which may go meanwhile.
-        host.link.enqueueRemoval(of: self)
+        host.enqueueRemoval(of: self)
     }
 
     /// On the tree's queue: removes the observer from its node, if the node is still there, leaving

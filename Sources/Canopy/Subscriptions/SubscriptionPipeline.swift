@@ -68,7 +68,7 @@ final class SubscriptionPipeline<State: Sendable, Action: Sendable, Props>: Send
         // it: if the store goes first, so does the observer.
         self.gate = DeliveryGate {
             timer.exchange(nil)?.cancel()
-            host?.ifInTree?.link.enqueueWork { host?.ifInTree?.onQueue.removeObserver(id: id) }
+            host?.ifInTree?.enqueueWork { host?.ifInTree?.withNode { $0.removeObserver(id: id) } }
         }
         self.timer = timer
         self.store = AnyStore(handle: handle.weakHandle())

@@ -108,12 +108,14 @@ class ActionNode<Action: Sendable>: TreeNode {
     }
 
     /// Queues `action` for this node, from any thread, with `receiver` as the inbox entry's receiver:
-    /// this node, a store's handle of it, or the ``AcceptedAction`` a weak route made for it. The entry
+    /// a store's handle of it, or the ``AcceptedAction`` a weak route made for it. The entry
     /// keeps the receiver, and through it the node, until the action is handled. Dropped at its turn if
     /// `run` is given and no longer current; `outcome` is then called, on the queue, with what became of
     /// the action.
     ///
-    /// Every way to send an action to a node but the root's own `dispatch` comes here.
+    /// Every way to send an action to a node but the root's plain dispatch (``dispatchToRoot(_:holder:)``)
+    /// comes here. It reads only the node's `let`s and link, so other threads call it through the node's
+    /// ``QueueBound``.
     final func push(
         _ action: Action,
         through receiver: any InboxReceiver,
@@ -184,7 +186,7 @@ class ActionNode<Action: Sendable>: TreeNode {
         // Under a `map(actions:)`: a work item, which holds the receiver (and through it the node) as an
         // inbox entry would.
         let node = QueueBound(self)
-        link.enqueueWork {
+        node.enqueueWork {
             withExtendedLifetime(receiver) {
                 guard run?.isCurrent ?? true else {
                     outcome?(.blocked)

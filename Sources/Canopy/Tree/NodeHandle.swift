@@ -33,8 +33,9 @@ final class NodeHandle<State: Sendable, Action: Sendable>: StoreHandle, InboxRec
     var stateNode: QueueBound<StateNode<State, Action>>? { node }
 
     // Below the root, an action dispatched through the handle waits in the inbox with the handle, which
-    // keeps the node in the tree until the action is reduced. The root's own dispatch needs no entry of
-    // its own: the drain, which the root's inbox leads to, holds the root.
+    // keeps the node in the tree until the action is reduced. The root's plain dispatch needs no entry of
+    // its own: the drain, which the root's inbox leads to, holds the root. With cycle detection on, the
+    // action waits with the handle, which then keeps the root until the action's turn.
 
     func dispatch(_ action: Action) {
         if node.depth == 0 {
@@ -64,18 +65,18 @@ final class NodeHandle<State: Sendable, Action: Sendable>: StoreHandle, InboxRec
 
     @discardableResult
     func enqueue(_ work: @escaping @Sendable () -> Void) -> Bool {
-        node.link.enqueueWork(work)
+        node.enqueueWork(work)
         return true
     }
 
     @discardableResult
     func receive(_ action: Action) -> ProcessOutcome {
-        node.onQueue.receive(action)
+        node.withNode { $0.receive(action) }
     }
 
-    var state: State { node.onQueue.state }
+    var state: State { node.withNode { $0.state } }
 
-    var stateIfAlive: State? { node.onQueue.state }
+    var stateIfAlive: State? { node.withNode { $0.state } }
 
     func addObserver(
         id: UUID,
@@ -83,11 +84,11 @@ final class NodeHandle<State: Sendable, Action: Sendable>: StoreHandle, InboxRec
         observe: @escaping Observer<State>.StateHandler,
         filter: AtomicProjectionFilter<State>?
     ) {
-        node.onQueue.addObserver(id: id, isNew: isNew, observe: observe, filter: filter)
+        node.withNode { $0.addObserver(id: id, isNew: isNew, observe: observe, filter: filter) }
     }
 
     func removeObserver(id: UUID) {
-        node.onQueue.removeObserver(id: id)
+        node.withNode { $0.removeObserver(id: id) }
     }
 
     var observerHostReference: NodeReference<TreeNode>? {

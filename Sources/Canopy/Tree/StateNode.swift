@@ -453,7 +453,7 @@ class StateNode<State: Sendable, Action: Sendable>: ActionNode<Action> {
             resolvers: setup.resolvers,
             environment: environment,
             // The chain is the node's: while it runs, the node is alive.
-            currentState: { reference.assumingAlive.onQueue.state }
+            currentState: { reference.assumingAlive.withNode { $0.state } }
         )
         middleware = chain.nodeMiddleware()
         noteMiddleware()

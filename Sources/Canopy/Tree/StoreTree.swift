@@ -95,7 +95,7 @@ final class StoreTree: Sendable {
         }
     }
 
-    /// The root node. Asked by nodes only, each of which keeps the root alive.
+    /// The root node. Asked only by what holds a node of the tree, and so the root.
     var root: TreeNode {
         queueState.rootReference!
     }
@@ -131,8 +131,8 @@ final class StoreTree: Sendable {
     /// hands the queue back and schedules its continuation: timers scheduled on the tree's queue
     /// (debounce, `maxWait`, effect delays) run in between instead of starving.
     ///
-    /// `root` receives the actions pushed without a receiver; the drain was scheduled by a node, which
-    /// keeps it alive (``scheduleDrain()``).
+    /// `root` receives the actions pushed without a receiver; the block that ``scheduleDrain()`` scheduled
+    /// keeps it alive, and made `turn` once it checked the queue.
     func drain<Action>(_ inbox: Inbox<Action>, root: ActionNode<Action>, in turn: borrowing DrainTurn) {
         let outer = drainingThread.enter()
         defer {

@@ -206,7 +206,8 @@ class TreeNode {
 
     // MARK: The drain
 
-    /// On the queue: runs the drain (``StoreTree/drain(_:root:)``). The root overrides it.
+    /// On the queue, in the drain's turn: runs the drain (``StoreTree/drain(_:root:in:)``). The root
+    /// overrides it.
     func drainInbox(in turn: borrowing DrainTurn) {
         preconditionFailure("Internal inconsistency: \(type(of: self)) is not a root")
     }

@@ -46,7 +46,7 @@ final class WeakHandle<State: Sendable, Action: Sendable>: StoreHandle {
     @discardableResult
     func enqueue(_ work: @escaping @Sendable () -> Void) -> Bool {
         guard let target else { return false }
-        target.link.enqueueWork(work)
+        target.enqueueWork(work)
         return true
     }
 
@@ -55,7 +55,7 @@ final class WeakHandle<State: Sendable, Action: Sendable>: StoreHandle {
     @discardableResult
     func receive(_ action: Action) -> ProcessOutcome {
         guard let target else { return .failed(StoreReleasedError()) }
-        return tree.process(copyOf: action, at: target.onQueue)
+        return target.withNode { tree.process(copyOf: action, at: $0) }
     }
 
     func dispatch(
@@ -75,11 +75,11 @@ final class WeakHandle<State: Sendable, Action: Sendable>: StoreHandle {
         guard let target else {
             preconditionFailure("Internal inconsistency: the state of a released store was read through a weak handle")
         }
-        return target.onQueue.state
+        return target.withNode { $0.state }
     }
 
     var stateIfAlive: State? {
-        target?.onQueue.state
+        target?.withNode { $0.state }
     }
 
     func addObserver(
@@ -88,11 +88,11 @@ final class WeakHandle<State: Sendable, Action: Sendable>: StoreHandle {
         observe: @escaping Observer<State>.StateHandler,
         filter: AtomicProjectionFilter<State>?
     ) {
-        target?.onQueue.addObserver(id: id, isNew: isNew, observe: observe, filter: filter)
+        target?.withNode { $0.addObserver(id: id, isNew: isNew, observe: observe, filter: filter) }
     }
 
     func removeObserver(id: UUID) {
-        target?.onQueue.removeObserver(id: id)
+        target?.withNode { $0.removeObserver(id: id) }
     }
 
     var observerHostReference: NodeReference<TreeNode>? {
