@@ -157,11 +157,11 @@ extension QueueBound {
         node.push(action, through: receiver, guardedBy: run, entry: entry, outcome: outcome)
     }
 
-    /// Queues `action` for the root (``ActionNode/dispatchToRoot(_:holder:)``), which reads only the
-    /// node's `let`s.
+    /// Queues `action` for the root (``ActionNode/dispatchToRoot(_:)``), which reads only the node's
+    /// `let`s.
     @inline(__always)
-    func dispatchToRoot<Action>(_ action: Action, holder: some InboxReceiver) where Node: ActionNode<Action> {
-        node.dispatchToRoot(action, holder: holder)
+    func dispatchToRoot<Action>(_ action: Action) where Node: ActionNode<Action> {
+        node.dispatchToRoot(action)
     }
 
     /// Where the value at `keyPath` lies in the node's own state (``StateNode/ownStateOffset(of:)``),

@@ -113,7 +113,7 @@ class ActionNode<Action: Sendable>: TreeNode {
     /// `run` is given and no longer current; `outcome` is then called, on the queue, with what became of
     /// the action.
     ///
-    /// Every way to send an action to a node but the root's plain dispatch (``dispatchToRoot(_:holder:)``)
+    /// Every way to send an action to a node but the root's plain dispatch (``dispatchToRoot(_:)``)
     /// comes here. It reads only the node's `let`s and link, so other threads call it through the node's
     /// ``QueueBound``.
     final func push(
@@ -130,19 +130,28 @@ class ActionNode<Action: Sendable>: TreeNode {
         }
     }
 
-    /// From any thread, at the root: queues `action`, which a store's own handle of the root (`holder`)
-    /// dispatches, as a plain value, with no receiver: the drain, which the root's inbox leads to, holds
-    /// the root. With cycle detection on, the action takes the causes of what sends it, and waits with
-    /// `holder` as its receiver.
+    /// From any thread, at the root: queues `action`, which a store of the root dispatches, as a plain
+    /// value, with no receiver: the drain, which the root's inbox leads to, holds the root. With cycle
+    /// detection on, the action takes the causes of what sends it, and waits with a receiver that holds
+    /// the root as a weak route's does, counting no holder (``AcceptedAction``).
     @inline(__always)
-    final func dispatchToRoot(_ action: Action, holder: some InboxReceiver) {
+    final func dispatchToRoot(_ action: Action) {
         if tree.detectsCycles, let causes = tree.causesOfDispatchNow {
-            push(action, through: holder, entry: EntryContext(causes: causes))
+            dispatchToRoot(action, causes: causes)
             return
         }
         if sharedInbox!.push(action) {
             tree.scheduleDrain()
         }
+    }
+
+    /// `dispatchToRoot` with cycle detection on, out of line.
+    @inline(never)
+    private final func dispatchToRoot(_ action: Action, causes: [String]) {
+        guard let receiver = AcceptedAction.receiver(for: QueueBound<ActionNode<Action>>(self)) else {
+            preconditionFailure("Internal inconsistency: the root refused an action")
+        }
+        push(action, through: receiver, entry: EntryContext(causes: causes))
     }
 
     /// `push` in a tree that detects cycles: the action takes the causes of what sends it. Out of line, so

@@ -34,12 +34,11 @@ final class NodeHandle<State: Sendable, Action: Sendable>: StoreHandle, InboxRec
 
     // Below the root, an action dispatched through the handle waits in the inbox with the handle, which
     // keeps the node in the tree until the action is reduced. The root's plain dispatch needs no entry of
-    // its own: the drain, which the root's inbox leads to, holds the root. With cycle detection on, the
-    // action waits with the handle, which then keeps the root until the action's turn.
+    // its own: the drain, which the root's inbox leads to, holds the root.
 
     func dispatch(_ action: Action) {
         if node.depth == 0 {
-            node.dispatchToRoot(action, holder: self)
+            node.dispatchToRoot(action)
         } else {
             node.push(action, through: self)
         }
