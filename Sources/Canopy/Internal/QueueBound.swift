@@ -49,11 +49,7 @@ struct QueueBound<Node: TreeNode>: @unchecked Sendable {
     /// on the queue), the queue itself.
     @inline(__always)
     var onQueue: Node {
-        let tree = node.tree
-        if !tree.drainingThread.isCurrent {
-            dispatchPrecondition(condition: .onQueue(tree.queue))
-        }
-        return node
+        withNode { $0 }
     }
 
     /// Runs `body` with the node, on its tree's queue, checked as ``onQueue`` is. The node is lent to
