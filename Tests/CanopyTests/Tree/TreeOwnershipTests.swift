@@ -1,3 +1,4 @@
+import CanopyTestSupport
 import Dispatch
 import Testing
 
@@ -169,5 +170,18 @@ import Testing
         await root.send(1)
         #expect(order.withLock { $0 } == [0, 5, 10, 15, 20, 25, 30, 35, 40, 41, 42, 43])
         withExtendedLifetime(children) {}
+    }
+
+    /// A subscription's token reaches its node without keeping it, and keeps nothing of the tree either:
+    /// kept after the store's last handle is gone, it does not keep the tree's engine (its queue, its
+    /// clock, what other modules attached to it) alive.
+    @Test func aSubscriptionKeptAfterItsStoreKeepsNothingOfTheTree() async {
+        var store: StateStore<Int, Int>? = StateStore(0) { state, action in state += action }
+        let tree = WeakRef(store!.handle.tree)
+        let deduplicating = store!.subscribe(removeStateDuplicates: .asEquatable) { _ in }
+        #expect(await store!.send(1) == 1)
+        store = nil
+        #expect(await waitUntil("the tree to be freed") { tree.object == nil })
+        withExtendedLifetime(deduplicating) {}
     }
 }
