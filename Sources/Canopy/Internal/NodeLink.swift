@@ -17,11 +17,10 @@ import Synchronization
 /// to the node, read only while the link says the node is kept. A weak reference would do the same, but
 /// gives the node a side table, which puts every retain and release of the node on the runtime's slow
 /// path (about 150 instructions a pair, where the usual one costs about 20).
-// Safety: Sendable by hand: its one `var` is read and written only while `lock` is held (every access
-// goes through `withKeepers`), which orders the accesses of all threads; the other fields are `let`s and
-// an atomic. The node it holds is only handed to the queue (``leave(_:)``), never used here. A `Mutex`
-// would let the compiler check the `var`, but the thread sanitizer cannot see `Mutex`'s futex calls and
-// reports the accesses as races.
+// The node the link holds is only handed to the queue (`leave(_:)`), never used here. A `Mutex` would let
+// the compiler check the `var`, but the thread sanitizer cannot see `Mutex`'s futex calls and reports the
+// accesses as races.
+// Safety: Sendable by hand: its one `var` is used only under `lock` (`withKeepers`); the rest are `let`s.
 final class NodeLink: @unchecked Sendable {
     private struct Keepers {
         /// The node, while something keeps it in the tree.

@@ -1,23 +1,22 @@
 /// A reference to a node that does not keep it, nor give it a side table: the node's ``NodeLink``, and
 /// an unowned reference to the node that is read only while the link keeps the node, and handed out as a
 /// ``QueueBound``, which gives the node back only on the queue.
-// Safety: Sendable by hand, as `QueueBound` is: the node is only read into a `QueueBound`; the link is
-// `Sendable`.
+// Safety: Sendable by hand, as `QueueBound` is: the node is only read into a `QueueBound`; the link is `Sendable`.
 struct NodeReference<Node: TreeNode>: @unchecked Sendable {
     /// The node's link.
     let link: NodeLink
     /// Read only while `link` keeps the node: then it is alive, and reading it retains it.
     private unowned(safe) let unkept: Node
 
-    /// A reference to `node`, whose link is `link`.
-    init(_ node: Node, link: NodeLink) {
-        self.link = link
+    /// A reference to `node`, which the caller holds (on the queue, or as it makes one).
+    init(_ node: Node) {
+        self.link = node.link
         self.unkept = node
     }
 
     /// A reference to the node `bound` holds.
     init(_ bound: QueueBound<Node>) {
-        self.init(bound.parentForNewNode, link: bound.link)
+        self.init(bound.parentForNewNode)
     }
 
     /// The node, which the caller knows is alive (it traps otherwise, as an `unowned` reference does): a

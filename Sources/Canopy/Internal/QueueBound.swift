@@ -29,11 +29,11 @@ extension DrainTurn: Sendable {}
 /// Other threads reach what a node shares through it: its link (``NodeLink``, `Sendable` on its own
 /// terms), and the few members listed in the extension below, which read only the node's `let`s and its
 /// link.
-// Safety: Sendable by hand: the node it holds is handed out for use only on its tree's queue, checked as
-// above. Off the queue, only the node's `let`s are read (`link`, `tree`, `depth`, the parent chain for
-// `storeID`, the shared inbox), which never change after `init`; and two members hand out the reference
-// itself, to be held, not used: `parentForNewNode` (a node being made keeps its parent) and `object` (for
-// identity and weak references).
+// Off the queue, only the node's `let`s are read (`link`, `tree`, `depth`, the parent chain for `storeID`,
+// the shared inbox), which never change after `init`; and two members hand out the reference itself, to
+// be held, not used: `parentForNewNode` (a node being made keeps its parent) and `object` (for identity
+// and weak references).
+// Safety: Sendable by hand: the node is handed out for use only on its tree's queue, checked (above).
 struct QueueBound<Node: TreeNode>: @unchecked Sendable {
     private let node: Node
 

@@ -203,7 +203,7 @@ class ActionNode<Action: Sendable>: TreeNode {
                 }
                 // Processed first: `outcome?(…)` would skip evaluating its argument when there is no
                 // outcome.
-                let processed = node.tree.process(copyOf: action, at: node.onQueue, entry: entry)
+                let processed = node.withNode { $0.tree.process(copyOf: action, at: $0, entry: entry) }
                 outcome?(processed)
             }
         }

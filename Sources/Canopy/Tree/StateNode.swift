@@ -390,7 +390,7 @@ class StateNode<State: Sendable, Action: Sendable>: ActionNode<Action> {
             switch outcome {
             case .reduced:
                 if let node = reference.ifInTree {
-                    completion(.reduced(node.onQueue.state))
+                    completion(.reduced(node.withNode { $0.state }))
                 } else {
                     completion(.failed(StoreReleasedError()))
                 }
@@ -420,11 +420,11 @@ class StateNode<State: Sendable, Action: Sendable>: ActionNode<Action> {
         )
         middlewareSetup = setup
         guard !setup.middlewares.isEmpty else { return }
-        let reference = NodeReference(self, link: link)
+        let reference = NodeReference(self)
         let handle = WeakHandle(reference)
         let tree = self.tree
         let ownID = storeID
-        let ownRoute = WeakReceiver<Action>(NodeReference(self, link: link))
+        let ownRoute = WeakReceiver<Action>(NodeReference(self))
         let environment = MiddlewareEnvironment(
             currentTarget: { tree.currentTargetID() ?? ownID },
             owner: MiddlewareEnvironment.Owner(tree: tree, node: self, id: ownID),
@@ -466,7 +466,7 @@ class StateNode<State: Sendable, Action: Sendable>: ActionNode<Action> {
     }
 
     override final func execute(_ asyncAction: any AsyncAction) {
-        asyncAction.start(resultsTo: WeakHandle(NodeReference(self, link: link)))
+        asyncAction.start(resultsTo: WeakHandle(NodeReference(self)))
     }
 
     // MARK: After reduce

@@ -535,7 +535,7 @@ final class StoreTree: Sendable {
     /// takes `Action`s.
     func currentRoute<Action>(_: Action.Type) -> WeakReceiver<Action>? {
         guard let target = currentTargetNode() as? ActionNode<Action> else { return nil }
-        return WeakReceiver(NodeReference(target, link: target.link))
+        return WeakReceiver(NodeReference(target))
     }
 
     /// From any thread, with cycle detection on: the causes of an action dispatched now. When the caller
