@@ -108,6 +108,13 @@ final class NodeLink: @unchecked Sendable {
         }
     }
 
+    /// The node, for the queue, while something keeps it in the tree (as ``whileInTree(_:)`` says);
+    /// `nil` once nothing does. What holds only the link (a subscription's gate) reaches its node here,
+    /// with no reference of its own to the node, and so no unowned count on it.
+    var nodeIfInTree: QueueBound<TreeNode>? {
+        withKeepers { keepers in keepers.node.map { QueueBound($0) } }
+    }
+
     /// Whether nothing keeps the node in the tree any more.
     var isUnkept: Bool {
         withKeepers { $0.holders == 0 && $0.acceptedActions == 0 }

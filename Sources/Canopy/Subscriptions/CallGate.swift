@@ -41,15 +41,14 @@ final class CallGate: Sendable {
     /// must wait, before it counts itself as a waiter; most gates close with no call in progress, and
     /// never make one.
     private let returned = AtomicLazyReference<DispatchSemaphore>()
-    /// The node that holds the observer, asked to remove it on cancel; weak, so that a subscription never
-    /// keeps its store alive.
-    /// The node that holds the subscription's observer, not kept.
-    private let host: NodeReference<TreeNode>?
+    /// The link of the node that holds the observer, asked to remove it on cancel. The link does not keep
+    /// the node, so a subscription never keeps its store alive (``NodeLink/nodeIfInTree``).
+    private let host: NodeLink?
     /// The id of the node's observer.
     private let id: UUID
 
     /// A gate for the observer with `id`, which `host` holds; `callingThread` is its tree's.
-    init(id: UUID, host: NodeReference<TreeNode>?, callingThread: CallingThread) {
+    init(id: UUID, host: NodeLink?, callingThread: CallingThread) {
         self.id = id
         self.host = host
         self.callingThread = callingThread
@@ -118,7 +117,7 @@ final class CallGate: Sendable {
 
 extension CallGate: HandlerGate {
     func cancel() {
-        guard close(), let host = host?.ifInTree else { return }
+        guard close(), let host = host?.nodeIfInTree else { return }
         // The batch holds this gate, not the node: a removal waiting for the queue does not keep the
         // node, which may go meanwhile.
         host.enqueueRemoval(of: self)
@@ -129,7 +128,7 @@ extension CallGate: HandlerGate {
     ///
     /// - Returns: The node, if the observer was removed from one.
     func removeObserverLeavingSlot() -> TreeNode? {
-        guard let host = host?.ifInTree?.onQueue else { return nil }
+        guard let host = host?.nodeIfInTree?.onQueue else { return nil }
         host.removeObserver(id: id, compacting: false)
         return host
     }

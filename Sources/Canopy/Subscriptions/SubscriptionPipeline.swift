@@ -62,13 +62,13 @@ final class SubscriptionPipeline<State: Sendable, Action: Sendable, Props>: Send
     ) {
         let id = SubscriptionIDs.next()
         let timer = LockedValue<ScheduledWork?>(nil)
-        let host = handle.observerHostReference
+        let host = handle.observerHostLink
         // Holds neither the pipeline (nor what it captured) nor the store: only the timer's lock, so the
         // timer is cancelled right here, on any thread, and a reference to the node that does not keep
         // it: if the store goes first, so does the observer.
         self.gate = DeliveryGate {
             timer.exchange(nil)?.cancel()
-            host?.ifInTree?.enqueueWork { host?.ifInTree?.withNode { $0.removeObserver(id: id) } }
+            host?.nodeIfInTree?.enqueueWork { host?.nodeIfInTree?.withNode { $0.removeObserver(id: id) } }
         }
         self.timer = timer
         self.store = AnyStore(handle: handle.weakHandle())

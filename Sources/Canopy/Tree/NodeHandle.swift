@@ -90,12 +90,12 @@ final class NodeHandle<State: Sendable, Action: Sendable>: StoreHandle, InboxRec
         node.withNode { $0.removeObserver(id: id) }
     }
 
-    var observerHostReference: NodeReference<TreeNode>? {
-        NodeReference(node.untyped)
+    var observerHostLink: NodeLink? {
+        node.link
     }
 
     func callGate(id: UUID) -> CallGate {
-        CallGate(id: id, host: observerHostReference, callingThread: tree.callingThread)
+        CallGate(id: id, host: observerHostLink, callingThread: tree.callingThread)
     }
 
     func weakHandle() -> any StoreHandle<State, Action> {

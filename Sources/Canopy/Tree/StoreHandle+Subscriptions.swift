@@ -27,8 +27,9 @@ extension StoreHandle {
     /// the token's gate to `handler`, so a cancel from another thread waits out a call in progress and
     /// no call starts after it returns. A projecting equating's check holds the gate and the handler
     /// itself (``AtomicProjectionFilter``, ``ProjectionFilter``); otherwise a closure around the gate
-    /// follows the check. The gate also refers to the node, without keeping it (``NodeReference``), to
-    /// remove the observer on cancel; the handler lives in the node's observer only.
+    /// follows the check. The gate also holds the node's link, which does not keep the node
+    /// (``NodeLink/nodeIfInTree``), to remove the observer on cancel; the handler lives in the node's
+    /// observer only.
     func subscription(
         removeDuplicates equating: Equating<State>?,
         _ handler: @escaping @Sendable (State) -> Void

@@ -75,12 +75,12 @@ protocol StoreHandle<State, Action>: AnyObject, Sendable {
     /// On the queue: removes the observer with `id`, if any.
     func removeObserver(id: UUID)
 
-    /// The node that holds this handle's observers, not kept (``NodeReference``): how a subscription's
-    /// token asks to remove its observer.
-    var observerHostReference: NodeReference<TreeNode>? { get }
+    /// The link of the node that holds this handle's observers, which does not keep the node
+    /// (``NodeLink/nodeIfInTree``): how a subscription's token asks to remove its observer.
+    var observerHostLink: NodeLink? { get }
 
     /// A gate for a new subscription with `id` to this handle's observers, with a reference to their
-    /// node that does not keep it (``observerHostReference``).
+    /// node that does not keep it (``observerHostLink``).
     func callGate(id: UUID) -> CallGate
 
     /// A handle that reaches this node without keeping the tree alive, for as long as the node holding

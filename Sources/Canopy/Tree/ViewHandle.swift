@@ -138,8 +138,8 @@ final class ViewHandle<ParentState: Sendable, ParentAction: Sendable, State: Sen
         parent.removeObserver(id: id)
     }
 
-    var observerHostReference: NodeReference<TreeNode>? {
-        parent.observerHostReference
+    var observerHostLink: NodeLink? {
+        parent.observerHostLink
     }
 
     func callGate(id: UUID) -> CallGate {

@@ -95,12 +95,12 @@ final class WeakHandle<State: Sendable, Action: Sendable>: StoreHandle {
         target?.withNode { $0.removeObserver(id: id) }
     }
 
-    var observerHostReference: NodeReference<TreeNode>? {
-        target.map { NodeReference($0.untyped) }
+    var observerHostLink: NodeLink? {
+        target?.link
     }
 
     func callGate(id: UUID) -> CallGate {
-        CallGate(id: id, host: observerHostReference, callingThread: tree.callingThread)
+        CallGate(id: id, host: observerHostLink, callingThread: tree.callingThread)
     }
 
     func weakHandle() -> any StoreHandle<State, Action> {
