@@ -204,8 +204,7 @@ class StateNode<State: Sendable, Action: Sendable>: ActionNode<Action> {
         for slot in dead {
             removeObserver(at: slot, compacting: false)
         }
-        compactObserversIfSparse()
-        detachIfUnused()
+        compactObservers()
     }
 
     /// Whether the node keeps its first observer inside itself: a child does, in its cell (``ChildCell``),
@@ -284,6 +283,7 @@ class StateNode<State: Sendable, Action: Sendable>: ActionNode<Action> {
 
     override final func compactObservers() {
         tree.assertOnQueue()
+        listenersChanged()
         compactObserversIfSparse()
         detachIfUnused()
     }
@@ -312,10 +312,8 @@ class StateNode<State: Sendable, Action: Sendable>: ActionNode<Action> {
         }
         guard let id = removed else { return }
         observerIndex?.remove(id, slot: slot)
-        listenersChanged()
         if compacting {
-            compactObserversIfSparse()
-            detachIfUnused()
+            compactObservers()
         }
     }
 

@@ -290,7 +290,8 @@ class TreeNode {
         removeObserver(id: id, compacting: true)
     }
 
-    /// On the queue: after removals that did not compact, compacts the list of observers if sparse and
+    /// On the queue: after removals that did not compact, counts the node's listeners again
+    /// (``listenersChanged()``), once for the whole batch, compacts the list of observers if sparse and
     /// detaches the node if nobody listens to it any more. A node with state overrides it.
     func compactObservers() {}
 

@@ -362,6 +362,26 @@ import Testing
         again.cancel()
     }
 
+    @Test func aBatchOfCancelsTellsTheTreeWhetherAnythingStillListens() async {
+        let root = StateStore<Int, Int>(0) { state, action in state += action }
+        let recorder = StateRecorder<Int>()
+        let kept = root.subscribe(removeStateDuplicates: .keyPath(\.self)) { recorder.record($0) }
+        // Past the size where the node indexes its observers, so removals go by the index too.
+        let cancelled = (0..<20).map { _ in root.subscribe(removeStateDuplicates: .keyPath(\.self)) { _ in } }
+        _ = await recorder.waitFor(count: 1)
+        // One batch: every cancel lands before the queue runs the removals.
+        for subscription in cancelled {
+            subscription.cancel()
+        }
+        await settle(root.queue)
+        #expect(await isListenedTo(root))
+        kept.cancel()
+        await settle(root.queue)
+        #expect(await isListenedTo(root) == false)
+        await root.send(1)
+        #expect(recorder.values == [0])
+    }
+
     @Test func subscribingTheSameObserverTwiceKeepsOneAndResendsTheState() async {
         let root = StateStore<Int, Int>(0) { state, action in state += action }
         let recorder = StateRecorder<Int>()
@@ -394,6 +414,13 @@ import Testing
 
         func release() {
             value = nil
+        }
+    }
+
+    private func isListenedTo<State, Action>(_ store: StateStore<State, Action>) async -> Bool {
+        let tree = store.handle.tree
+        return await withCheckedContinuation { continuation in
+            store.queue.async { continuation.resume(returning: tree.queueState.isListenedTo) }
         }
     }
 
