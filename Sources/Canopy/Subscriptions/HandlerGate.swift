@@ -4,8 +4,8 @@
 /// Once ``cancel()`` returns (on any thread but one inside a call of the handler), no call is in
 /// progress and none starts afterwards, and the node's observer is on its way out. ``CallGate`` serves
 /// handlers called on the tree's queue, one at a time; ``DeliveryGate`` serves handlers called on queues
-/// of the subscriber's choice. Both are classes, so a token holds its gate in two words rather than a
-/// five-word existential box.
+/// of the subscriber's choice. The token holds one or the other in one word, as an enum of the two
+/// classes, and calls it directly; the protocol is the contract both keep.
 protocol HandlerGate: AnyObject, Sendable {
     /// Whether the gate has started closing; read by ``Subscription/isCancelled``.
     var isClosed: Bool { get }

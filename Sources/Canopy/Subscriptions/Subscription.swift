@@ -19,13 +19,18 @@ import Synchronization
 /// ```
 public final class Subscription: Sendable {
     /// The gate the handler is called through, which `cancel()` closes and waits out before it removes
-    /// the observer from its node (and stops a props subscription's debounce timer). It reaches the node
-    /// only weakly, and holds nothing the handler captured.
-    private let gate: any HandlerGate
+    /// the observer from its node (and stops a props subscription's debounce timer). It does not keep
+    /// the node, and holds nothing the handler captured.
+    private let gate: Gate
 
-    /// A subscription whose handler runs through `gate`.
-    init(gate: any HandlerGate) {
-        self.gate = gate
+    /// A subscription whose handler runs on its tree's queue, through `gate`.
+    init(gate: CallGate) {
+        self.gate = .onQueue(gate)
+    }
+
+    /// A subscription whose props are delivered on a queue of the subscriber's choice, through `gate`.
+    init(gate: DeliveryGate) {
+        self.gate = .delivered(gate)
     }
 
     deinit {
@@ -40,6 +45,32 @@ public final class Subscription: Sendable {
     /// Stops the observer. Calling it again does nothing.
     public func cancel() {
         gate.cancel()
+    }
+
+    /// One of the two kinds of ``HandlerGate``. An enum of two classes takes one word, where an
+    /// `any HandlerGate` took two (W4 counts the token's bytes with each deduplicating subscription),
+    /// and its cases call their gate directly, with no witness table. The switches are in its own
+    /// methods, where the enum is borrowed: switched over as the token's field, its gate was copied out
+    /// first, a retain and a release on every call.
+    private enum Gate: Sendable {
+        /// A handler called on the tree's queue (``StoreHandle/subscription(removeDuplicates:_:)``).
+        case onQueue(CallGate)
+        /// A props subscription's handler, called on its delivery queue (``SubscriptionPipeline``).
+        case delivered(DeliveryGate)
+
+        var isClosed: Bool {
+            switch self {
+            case .onQueue(let gate): gate.isClosed
+            case .delivered(let gate): gate.isClosed
+            }
+        }
+
+        func cancel() {
+            switch self {
+            case .onQueue(let gate): gate.cancel()
+            case .delivered(let gate): gate.cancel()
+            }
+        }
     }
 }
 
