@@ -12,11 +12,13 @@ import Synchronization
 /// that wait in the inbox (``AcceptedAction``). When neither is left, the link lets go of the node, and
 /// a node below the root leaves the tree, on the queue.
 ///
-/// What must reach a node without keeping it (a subscription's token, a weak handle, a route for
-/// middleware, a dispatch's completion) holds a ``NodeReference``: this link and an unowned reference
-/// to the node, read only while the link says the node is kept. A weak reference would do the same, but
-/// gives the node a side table, which puts every retain and release of the node on the runtime's slow
-/// path (about 150 instructions a pair, where the usual one costs about 20).
+/// What must reach a node without keeping it (a weak handle, a route for middleware, a dispatch's
+/// completion) holds a ``NodeReference``: this link and an unowned reference to the node, read only
+/// while the link says the node is kept. A subscription's gate, which needs the node only as the
+/// untyped host of its observer, holds this link alone and takes the node from it (``nodeIfInTree``).
+/// A weak reference would do the same, but gives the node a side table, which puts every retain and
+/// release of the node on the runtime's slow path (about 150 instructions a pair, where the usual one
+/// costs about 20).
 // The node the link holds is only handed to the queue (`leave(_:)`), never used here. A `Mutex` would let
 // the compiler check the `var`, but the thread sanitizer cannot see `Mutex`'s futex calls and reports the
 // accesses as races.

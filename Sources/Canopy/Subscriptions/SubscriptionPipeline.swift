@@ -64,8 +64,8 @@ final class SubscriptionPipeline<State: Sendable, Action: Sendable, Props>: Send
         let timer = LockedValue<ScheduledWork?>(nil)
         let host = handle.observerHostLink
         // Holds neither the pipeline (nor what it captured) nor the store: only the timer's lock, so the
-        // timer is cancelled right here, on any thread, and a reference to the node that does not keep
-        // it: if the store goes first, so does the observer.
+        // timer is cancelled right here, on any thread, and the node's link, which does not keep the
+        // node: if the store goes first, so does the observer.
         self.gate = DeliveryGate {
             timer.exchange(nil)?.cancel()
             host?.nodeIfInTree?.enqueueWork { host?.nodeIfInTree?.withNode { $0.removeObserver(id: id) } }

@@ -79,8 +79,8 @@ protocol StoreHandle<State, Action>: AnyObject, Sendable {
     /// (``NodeLink/nodeIfInTree``): how a subscription's token asks to remove its observer.
     var observerHostLink: NodeLink? { get }
 
-    /// A gate for a new subscription with `id` to this handle's observers, with a reference to their
-    /// node that does not keep it (``observerHostLink``).
+    /// A gate for a new subscription with `id` to this handle's observers, with their node's link, which
+    /// does not keep the node (``observerHostLink``).
     func callGate(id: UUID) -> CallGate
 
     /// A handle that reaches this node without keeping the tree alive, for as long as the node holding

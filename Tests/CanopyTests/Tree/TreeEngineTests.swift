@@ -369,11 +369,18 @@ import Testing
         // Past the size where the node indexes its observers, so removals go by the index too.
         let cancelled = (0..<20).map { _ in root.subscribe(removeStateDuplicates: .keyPath(\.self)) { _ in } }
         _ = await recorder.waitFor(count: 1)
-        // One batch: every cancel lands before the queue runs the removals.
+        await settle(root.queue)
+        // One batch: the queue waits until every cancel has landed, then runs the removals.
+        let cancelsLanded = DispatchSemaphore(value: 0)
+        // Bounded, so that a cancel that blocked would fail the checks below rather than hang the run.
+        root.queue.async { _ = cancelsLanded.wait(timeout: .now() + 60) }
         for subscription in cancelled {
             subscription.cancel()
         }
+        #expect(root.handle.tree.cancelledGates.count == 20)
+        cancelsLanded.signal()
         await settle(root.queue)
+        #expect(await observerCount(root) == 1)
         #expect(await isListenedTo(root))
         kept.cancel()
         await settle(root.queue)
@@ -414,6 +421,13 @@ import Testing
 
         func release() {
             value = nil
+        }
+    }
+
+    private func observerCount<State, Action>(_ store: StateStore<State, Action>) async -> Int {
+        let node = store.handle.stateNode!
+        return await withCheckedContinuation { continuation in
+            store.queue.async { continuation.resume(returning: node.onQueue.observerListCount) }
         }
     }
 
