@@ -174,10 +174,4 @@ extension QueueBound {
     func asActionNode<Action>() -> QueueBound<ActionNode<Action>> where Node: ActionNode<Action> {
         QueueBound<ActionNode<Action>>(node)
     }
-
-    /// The same node, seen as a ``TreeNode``.
-    @inline(__always)
-    var untyped: QueueBound<TreeNode> {
-        QueueBound<TreeNode>(node)
-    }
 }

@@ -4,9 +4,10 @@
 ///
 /// A work item per cancel cost each one a push onto the tree's inbox and a run of the item on the
 /// queue; cancelling many subscriptions at once now pays for one. The first gate added to an empty
-/// batch enqueues the work item (``NodeLink/enqueueRemoval(of:)``), which takes the whole batch when it
-/// runs; a gate added after that starts a new batch, and a new work item. So every gate's observer is
-/// removed by the first work item that runs after its cancel, as soon as when it had one of its own.
+/// batch enqueues the work item (``NodeLink/enqueueRemoval(of:holding:)``), which takes the whole batch
+/// when it runs; a gate added after that starts a new batch, and a new work item. So every gate's
+/// observer is removed by the first work item that runs after its cancel, as soon as when it had one of
+/// its own.
 ///
 /// A cancel has already closed its gate when it adds it here: the handler is never called again,
 /// whenever the removal runs. An observer whose removal runs before its own addition (a subscription

@@ -43,10 +43,10 @@ final class RootNode<State: Sendable, Action: Sendable>: StateNode<State, Action
 
     override func drainInbox(in turn: borrowing DrainTurn) {
         // While its drain runs, the root is kept as a store keeps it: the root's plain dispatch leaves no
-        // handle in the inbox (``ActionNode/dispatchToRoot(_:)``), so an action may come from a store that is gone by its turn, and what the
-        // action sets off there (its completion, a middleware's follow-up, an effect's result through a
-        // weak handle) must reach the root as it would have when the action was sent. Twice per drain,
-        // not per action.
+        // handle in the inbox (``ActionNode/dispatchToRoot(_:)``), so an action may come from a store that
+        // is gone by its turn, and what the action sets off there (its completion, a middleware's
+        // follow-up, an effect's result through a weak handle) must reach the root as it would have when
+        // the action was sent. Twice per drain, not per action.
         keep()
         defer { link.letGo() }
         tree.drain(rootInbox, root: self, in: turn)
