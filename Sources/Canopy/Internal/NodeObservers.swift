@@ -63,6 +63,10 @@ struct NodeObservers<State>: Sendable {
 
     /// For the second observer: moves the observer inside into slot 0 of a new list, and returns the
     /// list; `nil` when there is none (the next observer goes inside the node).
+    ///
+    /// The record has no gate (``ObserverRecord/subscription``), even for a subscription's observer, whose gate
+    /// the cell does not keep; it needs none. Its gate knows slot 0, and the observer stays there while it
+    /// lives: compacting moves a list's observers down in order, so the first one never moves.
     @inline(__always)
     mutating func movedIntoList() -> ObserverStorage<State>? {
         guard let single else { return nil }
@@ -72,12 +76,13 @@ struct NodeObservers<State>: Sendable {
         return made
     }
 
-    /// Empties `slot`, which holds the observer inside; returns that observer's id.
+    /// Empties `slot`, if it is the observer inside's; returns `nil` when it held none. No index holds
+    /// an observer inside: a node with an index has a list.
     @inline(__always)
-    mutating func remove(at slot: Int) -> UUID? {
-        guard slot == 0, let id = single?.id else { return nil }
+    mutating func remove(at slot: Int) -> RemovedObserver? {
+        guard slot == 0, single?.id != nil else { return nil }
         single = nil
-        return id
+        return .unindexed
     }
 
     /// 0 when the observer inside has `id`.

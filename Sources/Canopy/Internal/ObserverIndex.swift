@@ -5,7 +5,8 @@ import Foundation
 #endif
 
 /// Where each observer of a long ``ObserverStorage`` is (observer id → slot), so that subscribing and
-/// cancelling never scan the list.
+/// unsubscribing an app's ``Observer`` never scan the list. A subscription's observer is not in it: its
+/// gate keeps its slot (``ObserverRecord/subscription``).
 ///
 /// An open-addressing table of 32-bit slot numbers, probed linearly. It keeps no ids: a bucket names a
 /// slot, and the id is read from that slot of the list. So an observer costs the index 4 to 8 bytes,
@@ -20,10 +21,12 @@ final class ObserverIndex: ManagedBuffer<ObserverIndexHeader, Int32> {
     // Safety: the buckets are raw memory of the buffer, `mask + 1` of them, all initialised by `make`;
     // every bucket index is reduced with `& mask`, so no access falls outside them. The class is used
     // only by its node, on the tree's queue, which serialises every access.
-    /// An index of every observer in `observers`, with at least twice as many buckets as observers.
+    /// An index of the observers in `observers` that have no gate, with at least twice as many buckets
+    /// as there are of them: a list of subscriptions' observers, which their gates find, needs a small
+    /// one.
     static func make<State>(for observers: ObserverStorage<State>) -> ObserverIndex {
         var bucketCount = 16
-        while bucketCount < 2 * observers.live {
+        while bucketCount < 2 * observers.indexedCount {
             bucketCount *= 2
         }
         // `create` returns an instance of the class it is called on, typed as `ManagedBuffer`: the cast
@@ -36,7 +39,7 @@ final class ObserverIndex: ManagedBuffer<ObserverIndexHeader, Int32> {
             buckets.initialize(repeating: 0, count: bucketCount)
         }
         for slot in 0..<observers.used {
-            if let id = observers.id(at: slot) {
+            if let id = observers.indexedID(at: slot) {
                 let inserted = index.insert(id, slot: slot)
                 precondition(inserted, "Internal inconsistency: a new observer index is full")
             }

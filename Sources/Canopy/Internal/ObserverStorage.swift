@@ -7,8 +7,10 @@ import Foundation
 /// A node's observers, in subscription order, in one heap block.
 ///
 /// Removing an observer leaves an empty slot, so no other observer moves and removal costs O(1); the
-/// owner compacts the list (``compacted()``) once half of it is empty. Slots are what the owner's index
-/// (observer id → slot) points at.
+/// owner compacts the list (``compacted(capacity:)``) once half of it is empty. Slots are what the
+/// owner's index (observer id → slot) points at, and what a subscription's gate keeps
+/// (``ObserverRecord/subscription``): the list writes a record's slot into its gate whenever it puts the
+/// record in a slot.
 ///
 /// Canopy's generic code runs unspecialised, and there each call on an array of a generic struct
 /// (`[Observer<State>]`) passes the element's metadata, which the runtime finds with a hashed lookup of
@@ -58,7 +60,8 @@ final class ObserverStorage<State>: ManagedBuffer<ObserverStorageHeader, Observe
     var isSparse: Bool { counts { $0.used >= 8 && $0.live * 2 < $0.used } }
 
     /// Appends an observer with `id` that calls `observe`, or runs `filter` in its place
-    /// (``ObserverRecord``); there must be room (``hasRoom``).
+    /// (``ObserverRecord``), and tells `gate`, the subscription's if it is one, its slot; there must be
+    /// room (``hasRoom``).
     ///
     /// The observer is made in its slot, in a closure that returns it as the slot's type: an observer
     /// made by the caller and copied in was then destroyed there, in code generic over the state, through
@@ -68,10 +71,12 @@ final class ObserverStorage<State>: ManagedBuffer<ObserverStorageHeader, Observe
     func append(
         id: UUID,
         filter: AtomicProjectionFilter<State>? = nil,
+        gate: CallGate? = nil,
         observe: @escaping Observer<State>.StateHandler
     ) -> Int {
         let slot = used
-        initializeElement(at: slot) { ObserverRecord(id: id, filter: filter, observe: observe) }
+        initializeElement(at: slot) { ObserverRecord(id: id, filter: filter, gate: gate, observe: observe) }
+        gate?.slot = slot
         counts { counts in
             counts.used += 1
             counts.live += 1
@@ -79,11 +84,11 @@ final class ObserverStorage<State>: ManagedBuffer<ObserverStorageHeader, Observe
         return slot
     }
 
-    /// Empties `slot`, which holds an observer; returns that observer's id.
-    func remove(at slot: Int) -> UUID? {
+    /// Empties `slot`; returns what it held, or `nil` when it held no observer.
+    func remove(at slot: Int) -> RemovedObserver? {
         guard slot < used, let observer = exchangeElement(at: slot, with: nil) else { return nil }
         counts { $0.live -= 1 }
-        return observer.id
+        return observer.subscription == nil ? .indexed(id: observer.id) : .unindexed
     }
 
     /// A list with this one's observers only, in order, and room for at least `capacity`: they are
@@ -116,7 +121,18 @@ final class ObserverStorage<State>: ManagedBuffer<ObserverStorageHeader, Observe
             counts.used = moved
             counts.live = moved
         }
+        copy.tellGatesTheirSlots()
         return copy
+    }
+
+    /// Writes each record's slot into its gate, if it has one (``ObserverRecord/subscription``), after the records
+    /// moved.
+    private func tellGatesTheirSlots() {
+        withUnsafeMutablePointers { header, slots in
+            for slot in 0..<header.pointee.used {
+                (slots + slot).pointee?.subscription?.gate.slot = slot
+            }
+        }
     }
 
     /// Whether `slot`, which must be below ``used``, holds an observer; read in place.
@@ -154,10 +170,42 @@ final class ObserverStorage<State>: ManagedBuffer<ObserverStorageHeader, Observe
         }
     }
 
-    /// The id of the observer in `slot`, or `nil` when the slot is empty or past ``used``.
-    func id(at slot: Int) -> UUID? {
+    /// The id of the observer in `slot` when the node's index of ids holds it (it has no gate,
+    /// ``ObserverRecord/subscription``); `nil` when it has a gate, or the slot is empty or past ``used``.
+    func indexedID(at slot: Int) -> UUID? {
         withUnsafeMutablePointers { header, slots in
-            slot < header.pointee.used ? (slots + slot).pointee?.id : nil
+            guard slot < header.pointee.used, (slots + slot).pointee?.subscription == nil else { return nil }
+            return (slots + slot).pointee?.id
+        }
+    }
+
+    /// The number of observers an index of ids holds (``indexedID(at:)``), counted slot by slot.
+    var indexedCount: Int {
+        withUnsafeMutablePointers { header, slots in
+            var count = 0
+            for slot in 0..<header.pointee.used where (slots + slot).pointee?.id != nil {
+                if (slots + slot).pointee?.subscription == nil {
+                    count += 1
+                }
+            }
+            return count
+        }
+    }
+
+    /// Whether `slot`, which may be past ``used``, holds the observer of `gate`: a record with that gate,
+    /// or, for a child's first observer moved from its cell into slot 0, whose record has no gate, the id
+    /// made from the gate (``CallGate/observerID``). That observer stays in slot 0 while it lives
+    /// (``NodeObservers/movedIntoList()``).
+    func holdsObserver(of gate: CallGate, at slot: Int) -> Bool {
+        withUnsafeMutablePointers { header, slots in
+            guard slot < header.pointee.used else { return false }
+            // Compared in place, as `holds(_:in:)` compares ids: bound to a local, the record's gate would
+            // be retained and released.
+            if (slots + slot).pointee?.subscription?.gate === gate {
+                return true
+            }
+            return (slots + slot).pointee?.subscription == nil
+                && Self.holds(gate.observerID, in: &(slots + slot).pointee)
         }
     }
 
@@ -236,11 +284,20 @@ final class ObserverStorage<State>: ManagedBuffer<ObserverStorageHeader, Observe
     static func call(_ observer: inout ObserverRecord<State>?, with state: borrowing State) -> ObserverStatus? {
         // Each read is a chain of optional accesses in the slot, so both are borrowed in place: bound to
         // a local first (`if let`), the filter was retained and released around its check.
-        if let status = observer?.filter?.check(state) {
+        if let status = observer?.subscription?.check(state) {
             return status
         }
         return observer?.observe(state)
     }
+}
+
+/// What emptying a slot of a node's observers took out (``ObserverStorage/remove(at:)``).
+enum RemovedObserver: Equatable {
+    /// An observer with `id`, which the node's index of ids holds, if the node has one.
+    case indexed(id: UUID)
+    /// An observer that no index holds: a subscription's in a list, which its gate finds
+    /// (``ObserverRecord/subscription``), or a child's observer inside its cell (a node with an index has a list).
+    case unindexed
 }
 
 /// How many slots an ``ObserverStorage`` has, how many it uses, and how many of them hold an observer:

@@ -24,6 +24,11 @@ import Foundation
 /// check's ``ProjectionFilter``, holds the gate and the handler), so that whatever the handler captured
 /// goes with the observer (when the subscription is cancelled or the store goes), while the token may
 /// live on.
+///
+/// The gate is also how its node finds the observer again: the observer's id is made from the gate
+/// (``observerID``), and the gate keeps the observer's slot in its node's list (``slot``), which the
+/// list keeps current (``ObserverRecord/subscription``). Cancelling looks at that one slot, with no index of
+/// ids to keep or probe.
 @usableFromInline
 final class CallGate: Sendable {
     // The state word: bit 0 is set during a call, bit 1 once closed, and the bits above count the
@@ -44,14 +49,25 @@ final class CallGate: Sendable {
     /// The link of the node that holds the observer, asked to remove it on cancel. The link does not keep
     /// the node, so a subscription never keeps its store alive (``NodeLink/nodeIfInTree``).
     private let host: NodeLink?
-    /// The id of the node's observer.
-    private let id: UUID
+    /// The observer's slot in its node: 0 while it is a child's first observer, in its cell, and its slot
+    /// in the node's list otherwise, written by the list as it adds or moves the observer
+    /// (``ObserverStorage``). Only the tree's queue writes and reads it, and the queue orders those uses,
+    /// so relaxed loads and stores suffice: plain moves.
+    var slot: Int {
+        get { storedSlot.load(ordering: .relaxed) }
+        set { storedSlot.store(newValue, ordering: .relaxed) }
+    }
+    private let storedSlot = Atomic<Int>(0)
 
-    /// A gate for the observer with `id`, which `host` holds; `callingThread` is its tree's.
-    init(id: UUID, host: NodeLink?, callingThread: CallingThread) {
-        self.id = id
+    /// A gate for an observer that `host` holds; `callingThread` is its tree's.
+    init(host: NodeLink?, callingThread: CallingThread) {
         self.host = host
         self.callingThread = callingThread
+    }
+
+    /// The id of the observer called through this gate (``SubscriptionIDs/id(of:)``).
+    var observerID: UUID {
+        SubscriptionIDs.id(of: self)
     }
 
     /// Whether ``cancel()`` has been called.
@@ -129,7 +145,7 @@ extension CallGate: HandlerGate {
     /// - Returns: The node, if the observer was removed from one.
     func removeObserverLeavingSlot() -> TreeNode? {
         guard let host = host?.nodeIfInTree?.onQueue else { return nil }
-        host.removeObserver(id: id, compacting: false)
+        host.removeObserver(of: self, compacting: false)
         return host
     }
 }

@@ -92,7 +92,7 @@ final class SubscriptionPipeline<State: Sendable, Action: Sendable, Props>: Send
             // which `receive` reads before the check runs. (An optional gate in the check would cost every
             // subscription's check a retain and a release of it around each handler's call.)
             if let compiled = equating.check(
-                gate: CallGate(id: id, host: nil, callingThread: handle.tree.callingThread),
+                gate: CallGate(host: nil, callingThread: handle.tree.callingThread),
                 handler: { state in _ = registration.pipeline.accept(state) }
             ) {
                 check = compiled

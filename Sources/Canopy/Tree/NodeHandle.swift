@@ -78,12 +78,11 @@ final class NodeHandle<State: Sendable, Action: Sendable>: StoreHandle, InboxRec
     var stateIfAlive: State? { node.withNode { $0.state } }
 
     func addObserver(
-        id: UUID,
-        isNew: Bool,
+        _ identity: ObserverIdentity,
         observe: @escaping Observer<State>.StateHandler,
         filter: AtomicProjectionFilter<State>?
     ) {
-        node.withNode { $0.addObserver(id: id, isNew: isNew, observe: observe, filter: filter) }
+        node.withNode { $0.addObserver(identity, observe: observe, filter: filter) }
     }
 
     func removeObserver(id: UUID) {
@@ -94,8 +93,8 @@ final class NodeHandle<State: Sendable, Action: Sendable>: StoreHandle, InboxRec
         node.link
     }
 
-    func callGate(id: UUID) -> CallGate {
-        CallGate(id: id, host: observerHostLink, callingThread: tree.callingThread)
+    func callGate() -> CallGate {
+        CallGate(host: observerHostLink, callingThread: tree.callingThread)
     }
 
     func weakHandle() -> any StoreHandle<State, Action> {

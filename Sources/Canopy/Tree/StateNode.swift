@@ -229,44 +229,81 @@ class StateNode<State: Sendable, Action: Sendable>: ActionNode<Action> {
         return result
     }
 
+    /// On the queue: adds an observer that calls `observe`, or runs `filter` in its place in a list
+    /// (``ObserverRecord``), unless its `identity` is an id that is not new and that an observer of the
+    /// node has; then calls it with the current state.
+    ///
+    /// A subscription's observer, found through its gate, is left out of the index of ids, and its gate
+    /// learns its slot (``CallGate/slot``). In a list, its record holds the gate, and an id that nothing
+    /// looks for (``SubscriptionIDs/unlooked``); in a child's cell, which holds no gate, it has the id
+    /// made from its gate (``CallGate/observerID``), which a cancel compares.
     final func addObserver(
-        id: UUID,
-        isNew: Bool,
+        _ identity: ObserverIdentity,
         observe: @escaping Observer<State>.StateHandler,
         filter: AtomicProjectionFilter<State>?
     ) {
         tree.assertOnQueue()
-        assert(!isNew || slot(of: id) == nil, "Internal inconsistency: a new observer id is in use")
-        // A new id is looked for only in debug builds (above): in a long list that search is an index
-        // probe that finds nothing, the longest kind, and subscriptions always bring new ids.
-        if isNew || slot(of: id) == nil {
-            // A node that nothing keeps any more is on its way out: like a freed one, it takes no
-            // observer.
-            guard attach() else { return }
-            // The observer is made where it is kept: one made here and copied there would be destroyed
-            // here afterwards, through its metadata (a lookup by hashing, code generic over the state).
-            let slot: Int
-            if let list = listWithRoomForObserver() {
-                slot = list.append(id: id, filter: filter, observe: observe)
+        let slot: Int
+        switch identity {
+        case .id(let id, let isNew):
+            // A new id is looked for only in debug builds: in a long list that search is an index probe
+            // that finds nothing, the longest kind, and subscriptions always bring new ids.
+            assert(!isNew || self.slot(of: id) == nil, "Internal inconsistency: a new observer id is in use")
+            if !isNew, let found = self.slot(of: id) {
+                slot = found
             } else {
-                editObserverInside { $0.single = Observer(id: id, observe: observe) }
-                slot = 0
+                // A node that nothing keeps any more is on its way out: like a freed one, it takes no
+                // observer.
+                guard attach() else { return }
+                slot = place(listID: id, cellID: id, gate: nil, observe: observe, filter: filter)
+                index(id, at: slot)
             }
-            listenerAdded()
-            if let observerIndex {
-                if !observerIndex.insert(id, slot: slot) {
-                    rebuildObserverIndex()
-                }
-            } else if observerCount > Self.observerIndexThreshold {
-                rebuildObserverIndex()
-            }
+        case .gate(let gate):
+            guard attach() else { return }
+            let listID = SubscriptionIDs.unlooked
+            slot = place(listID: listID, cellID: gate.observerID, gate: gate, observe: observe, filter: filter)
         }
         let current = state
         let outer = tree.callingThread.enter()
         let status = observe(current)
         tree.callingThread.leave(restoring: outer)
         if status == .dead {
-            removeObserver(id: id)
+            removeObserver(at: slot)
+        }
+    }
+
+    /// Puts a new observer in the node's list, with `listID`, or in its cell, with `cellID`, which is
+    /// made only then; tells `gate`, if any, the slot, and returns it.
+    private final func place(
+        listID: UUID,
+        cellID: @autoclosure () -> UUID,
+        gate: CallGate?,
+        observe: @escaping Observer<State>.StateHandler,
+        filter: AtomicProjectionFilter<State>?
+    ) -> Int {
+        // The observer is made where it is kept: one made here and copied there would be destroyed
+        // here afterwards, through its metadata (a lookup by hashing, code generic over the state).
+        let slot: Int
+        if let list = listWithRoomForObserver() {
+            slot = list.append(id: listID, filter: filter, gate: gate, observe: observe)
+        } else {
+            editObserverInside { $0.single = Observer(id: cellID(), observe: observe) }
+            gate?.slot = 0
+            slot = 0
+        }
+        listenerAdded()
+        return slot
+    }
+
+    /// Adds the observer with `id`, just put in `slot`, to the index of ids, or makes the index once the
+    /// node has enough observers to need one.
+    private final func index(_ id: UUID, at slot: Int) {
+        if let observerIndex {
+            if !observerIndex.insert(id, slot: slot) {
+                rebuildObserverIndex()
+            }
+        } else if observerCount > Self.observerIndexThreshold {
+            rebuildObserverIndex()
         }
     }
 
@@ -303,15 +340,33 @@ class StateNode<State: Sendable, Action: Sendable>: ActionNode<Action> {
         return list.slot(of: id)
     }
 
+    override final func removeObserver(of gate: CallGate, compacting: Bool) {
+        tree.assertOnQueue()
+        let slot = gate.slot
+        // The slot may hold another observer by now, or none: the gate's observer may have gone already
+        // (it answered `.dead`), its slot emptied, compacted away or given to another.
+        let holds =
+            if let list = observerList {
+                list.holdsObserver(of: gate, at: slot)
+            } else {
+                withObserverInside { $0.slot(of: gate.observerID) == slot } ?? false
+            }
+        if holds {
+            removeObserver(at: slot, compacting: compacting)
+        }
+    }
+
     private final func removeObserver(at slot: Int, compacting: Bool = true) {
-        let removed: UUID?
+        let removed: RemovedObserver?
         if let list = observerList {
             removed = list.remove(at: slot)
         } else {
             removed = withObserverInside { $0.remove(at: slot) }
         }
-        guard let id = removed else { return }
-        observerIndex?.remove(id, slot: slot)
+        guard let removed else { return }
+        if case .indexed(let id) = removed {
+            observerIndex?.remove(id, slot: slot)
+        }
         if compacting {
             compactObservers()
         }

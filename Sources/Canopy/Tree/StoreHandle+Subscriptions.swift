@@ -12,9 +12,9 @@ extension StoreHandle {
     /// - Parameters:
     ///   - observer: The observer; one with the same id is not added twice.
     ///   - isNew: Whether the observer's id was made for this call (``SubscriptionIDs``), so that the
-    ///     node need not look for it among its observers (``addObserver(id:isNew:observe:filter:)``).
+    ///     node need not look for it among its observers (``addObserver(_:observe:filter:)``).
     func subscribe(_ observer: Observer<State>, isNew: Bool = false) {
-        enqueue { self.addObserver(id: observer.id, isNew: isNew, observe: observer.observe, filter: nil) }
+        enqueue { self.addObserver(.id(observer.id, isNew: isNew), observe: observer.observe, filter: nil) }
     }
 
     /// Adds an observer that calls `handler` until the returned token is cancelled or released.
@@ -28,14 +28,13 @@ extension StoreHandle {
     /// no call starts after it returns. A projecting equating's check holds the gate and the handler
     /// itself (``AtomicProjectionFilter``, ``ProjectionFilter``); otherwise a closure around the gate
     /// follows the check. The gate also holds the node's link, which does not keep the node
-    /// (``NodeLink/nodeIfInTree``), to remove the observer on cancel; the handler lives in the node's
-    /// observer only.
+    /// (``NodeLink/nodeIfInTree``), and the observer's slot in the node (``CallGate/slot``), to remove
+    /// the observer on cancel with no search; the handler lives in the node's observer only.
     func subscription(
         removeDuplicates equating: Equating<State>?,
         _ handler: @escaping @Sendable (State) -> Void
     ) -> Subscription {
-        let id = SubscriptionIDs.next()
-        let gate = callGate(id: id)
+        let gate = callGate()
         let observe: @Sendable (State) -> ObserverStatus
         // The choice `Equating.check(gate:handler:)` makes, written out because this path keeps the
         // filter too: returned beside the closure, as a tuple, it cost a lookup of the tuple's metadata
@@ -59,7 +58,7 @@ extension StoreHandle {
         }
         // The node makes the observer: each place that handles an `Observer<State>` here, in code generic
         // over the handle, looks up its metadata (a hashed lookup of some 300 instructions).
-        enqueue { self.addObserver(id: id, isNew: true, observe: observe, filter: filter) }
+        enqueue { self.addObserver(.gate(gate), observe: observe, filter: filter) }
         return Subscription(gate: gate)
     }
 

@@ -49,25 +49,21 @@ protocol StoreHandle<State, Action>: AnyObject, Sendable {
     /// On the queue: the node's current state, or `nil` when this is a weak handle whose node is gone.
     var stateIfAlive: State? { get }
 
-    /// On the queue: adds an observer with `id` that calls `observe` (or finds the one with that id) and
-    /// sends it the current state.
+    /// On the queue: adds an observer that calls `observe` (or, for an id it has, finds the observer
+    /// with it) and sends it the current state.
     ///
     /// It takes the observer's parts, not an `Observer<State>`: the callers are closures generic over
     /// the handle, and there each `Observer<State>` they destroyed went through its metadata, looked up
     /// by hashing (about 330 instructions per subscription). The node makes the observer.
     ///
     /// - Parameters:
-    ///   - id: The observer's id.
-    ///   - isNew: Whether `id` was made for this call (a subscription's, from ``SubscriptionIDs``), so
-    ///     that no observer of the node can have it: the node then adds the observer without looking
-    ///     for one with that id. An app's ``Observer`` may be subscribed again, and is looked for.
+    ///   - identity: How the node finds the observer again: its id, or its subscription's gate.
     ///   - observe: What the observer calls.
     ///   - filter: The observer's dedup check, when `observe` is that check as a closure
     ///     (``ObserverRecord``): a node's list runs it in its loop instead. A child's observer inside its
     ///     cell, and a view's, whose observer sees another state than its node's, call `observe`.
     func addObserver(
-        id: UUID,
-        isNew: Bool,
+        _ identity: ObserverIdentity,
         observe: @escaping Observer<State>.StateHandler,
         filter: AtomicProjectionFilter<State>?
     )
@@ -79,9 +75,9 @@ protocol StoreHandle<State, Action>: AnyObject, Sendable {
     /// (``NodeLink/nodeIfInTree``): how a subscription's token asks to remove its observer.
     var observerHostLink: NodeLink? { get }
 
-    /// A gate for a new subscription with `id` to this handle's observers, with their node's link, which
-    /// does not keep the node (``observerHostLink``).
-    func callGate(id: UUID) -> CallGate
+    /// A gate for a new subscription to this handle's observers, with their node's link, which does not
+    /// keep the node (``observerHostLink``).
+    func callGate() -> CallGate
 
     /// A handle that reaches this node without keeping the tree alive, for as long as the node holding
     /// this node's observers lives (for a view, that is the node it views).

@@ -285,6 +285,11 @@ class TreeNode {
     ///     the slots where they are, and calls ``compactObservers()`` once after the last.
     func removeObserver(id: UUID, compacting: Bool) {}
 
+    /// On the queue: removes the observer called through `gate`, if the node has it, found in the slot
+    /// the gate keeps (``CallGate/slot``), and compacts the list as ``removeObserver(id:compacting:)``
+    /// does. A node with state overrides it.
+    func removeObserver(of gate: CallGate, compacting: Bool) {}
+
     /// On the queue: removes the observer with `id`, if the node has it, and compacts the list if sparse.
     final func removeObserver(id: UUID) {
         removeObserver(id: id, compacting: true)

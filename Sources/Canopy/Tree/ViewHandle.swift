@@ -123,15 +123,14 @@ final class ViewHandle<ParentState: Sendable, ParentAction: Sendable, State: Sen
     }
 
     func addObserver(
-        id: UUID,
-        isNew: Bool,
+        _ identity: ObserverIdentity,
         observe: @escaping Observer<State>.StateHandler,
         filter: AtomicProjectionFilter<State>?
     ) {
         // The node's observer sees the node's state: the filter, made for this view's state, stays
         // inside `observe`.
         let transformState = self.transformState
-        parent.addObserver(id: id, isNew: isNew, observe: { observe(transformState($0)) }, filter: nil)
+        parent.addObserver(identity, observe: { observe(transformState($0)) }, filter: nil)
     }
 
     func removeObserver(id: UUID) {
@@ -142,8 +141,8 @@ final class ViewHandle<ParentState: Sendable, ParentAction: Sendable, State: Sen
         parent.observerHostLink
     }
 
-    func callGate(id: UUID) -> CallGate {
-        parent.callGate(id: id)
+    func callGate() -> CallGate {
+        parent.callGate()
     }
 
     // The same view over the parent's weak handle: it lives with whoever holds it (the observers it

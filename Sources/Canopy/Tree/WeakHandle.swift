@@ -83,12 +83,11 @@ final class WeakHandle<State: Sendable, Action: Sendable>: StoreHandle {
     }
 
     func addObserver(
-        id: UUID,
-        isNew: Bool,
+        _ identity: ObserverIdentity,
         observe: @escaping Observer<State>.StateHandler,
         filter: AtomicProjectionFilter<State>?
     ) {
-        target?.withNode { $0.addObserver(id: id, isNew: isNew, observe: observe, filter: filter) }
+        target?.withNode { $0.addObserver(identity, observe: observe, filter: filter) }
     }
 
     func removeObserver(id: UUID) {
@@ -99,8 +98,8 @@ final class WeakHandle<State: Sendable, Action: Sendable>: StoreHandle {
         target?.link
     }
 
-    func callGate(id: UUID) -> CallGate {
-        CallGate(id: id, host: observerHostLink, callingThread: tree.callingThread)
+    func callGate() -> CallGate {
+        CallGate(host: observerHostLink, callingThread: tree.callingThread)
     }
 
     func weakHandle() -> any StoreHandle<State, Action> {

@@ -103,7 +103,7 @@ import Testing
 
     /// A gate with no node behind it, as a filter's tests need.
     private static func openGate() -> CallGate {
-        CallGate(id: UUID(), host: nil, callingThread: CallingThread())
+        CallGate(host: nil, callingThread: CallingThread())
     }
 
     @inline(never)

@@ -44,7 +44,7 @@ import Testing
         }
 
         // As the node does: with a list, the list alone; the observer inside only without one.
-        mutating func remove(at slot: Int) -> UUID? {
+        mutating func remove(at slot: Int) -> RemovedObserver? {
             guard let list else { return observers.remove(at: slot) }
             return list.remove(at: slot)
         }
@@ -94,7 +94,7 @@ import Testing
         let first = observer("a", log)
         _ = node.add(first)
         #expect(node.remove(at: 1) == nil)
-        #expect(node.remove(at: 0) == first.id)
+        #expect(node.remove(at: 0) == .unindexed)  // no node with an observer inside has an index
         #expect(node.observers.isEmpty)
         #expect(node.remove(at: 0) == nil)
         #expect(node.notify(1) == nil)
@@ -112,11 +112,11 @@ import Testing
         let second = observer("b", log)
         _ = node.add(first)
         _ = node.add(second)
-        #expect(node.remove(at: 0) == first.id)
+        #expect(node.remove(at: 0) == .indexed(id: first.id))
         #expect(node.list != nil)
         #expect(node.live == 1)
         #expect(node.slot(of: second.id) == 1)
-        #expect(node.remove(at: 1) == second.id)
+        #expect(node.remove(at: 1) == .indexed(id: second.id))
         #expect(node.live == 0)
         // With a list, the observer inside is not called even if one were put there.
         node.observers.single = observer("x", log)

@@ -37,13 +37,40 @@ import Testing
         let index = ObserverIndex.make(for: storage)
         for number in stride(from: 0, to: 300, by: 3) {
             let removed = storage.remove(at: number)
-            #expect(removed == id(number))
+            #expect(removed == .indexed(id: id(number)))
             index.remove(id(number), slot: number)
         }
         for number in 0..<300 {
             let expected = number.isMultiple(of: 3) ? nil : number
             #expect(index.slot(of: id(number), in: storage) == expected)
         }
+    }
+
+    /// A subscription's observer, which its gate finds, is left out, and the index is sized for the others.
+    @Test func leavesOutObserversWithAGateAndIsSizedForTheOthers() {
+        let storage = ObserverStorage<Int>.make(capacity: 200)
+        var gates: [CallGate] = []
+        for number in 0..<100 {
+            if number.isMultiple(of: 40) {
+                _ = storage.append(id: id(number)) { _ in .active }
+            } else {
+                let gate = CallGate(host: nil, callingThread: CallingThread())
+                gates.append(gate)
+                _ = storage.append(id: id(number), gate: gate) { _ in .active }
+            }
+        }
+        let index = ObserverIndex.make(for: storage)
+        for number in 0..<100 {
+            #expect(index.slot(of: id(number), in: storage) == (number.isMultiple(of: 40) ? number : nil))
+        }
+        // 16 buckets for the three, of which three quarters may be in use: nine more fit.
+        var inserted = 0
+        for number in 100..<200 {
+            let slot = storage.append(id: id(number)) { _ in .active }
+            guard index.insert(id(number), slot: slot) else { break }
+            inserted += 1
+        }
+        #expect(inserted == 9)
     }
 
     @Test func insertsUntilFullThenDeclines() {

@@ -43,7 +43,7 @@ import Testing
         #expect(!sameSwitch.predicate(Counter(count: 1, isOn: true), Counter(count: 1, isOn: false)))
         let passed = StateRecorder<Bool>()
         #expect(sameSwitch.makeFilter != nil && sameSwitch.makeCheck == nil)  // kept in atomics
-        let check = sameSwitch.check(gate: CallGate(id: UUID(), host: nil, callingThread: CallingThread())) {
+        let check = sameSwitch.check(gate: CallGate(host: nil, callingThread: CallingThread())) {
             passed.record($0.isOn)
         }
         for isOn in [false, false, true, true, false] {
@@ -89,7 +89,7 @@ import Testing
             reads.record(item.id)
             return item.title
         }
-        let gate = CallGate(id: UUID(), host: nil, callingThread: CallingThread())
+        let gate = CallGate(host: nil, callingThread: CallingThread())
         #expect(equating.makeCheck != nil && equating.makeFilter == nil)  // kept under a lock
         let check = try #require(equating.check(gate: gate) { item in passed.record(item.id) })
         #expect(check(Item(id: 1, title: "a")) == .active)
@@ -107,7 +107,7 @@ import Testing
     }
 
     @Test func combinedAndPredicateEquatingsHaveNoCompiledCheck() {
-        let gate = CallGate(id: UUID(), host: nil, callingThread: CallingThread())
+        let gate = CallGate(host: nil, callingThread: CallingThread())
         #expect(Equating<Item>.asEquatable.check(gate: gate) { _ in } == nil)
         #expect((Equating<Item>.keyPath(\.id) && .keyPath(\.title)).check(gate: gate) { _ in } == nil)
         #expect(Equating<Item>.with([.keyPath(\.id)]).check(gate: gate) { _ in } == nil)

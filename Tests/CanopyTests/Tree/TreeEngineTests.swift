@@ -389,6 +389,66 @@ import Testing
         #expect(recorder.values == [0])
     }
 
+    /// A subscription finds its observer in the slot its gate keeps, which the node's list rewrites as it
+    /// moves observers: after cancels compact the list and new subscriptions grow it, each cancel still
+    /// removes its own observer and no other, and the app's observers, which the node finds by id, are
+    /// still found.
+    @Test func eachCancelFindsItsOwnObserverAfterTheListMoves() async {
+        let root = StateStore<Int, Int>(0) { state, action in state += action }
+        let log = StateRecorder<String>()
+        var appObservers: [Observer<Int>] = []
+        var subscriptions: [Int: Subscription] = [:]
+        func subscribe(_ index: Int) {
+            subscriptions[index] = root.subscribe(removeStateDuplicates: .keyPath(\.self)) { state in
+                log.record("s\(index) \(state)")
+            }
+        }
+        for index in 0..<30 {
+            if index.isMultiple(of: 10) {
+                let observer = Observer<Int> { state in
+                    log.record("app\(index) \(state)")
+                    return .active
+                }
+                appObservers.append(observer)
+                root.subscribe(observer: observer)
+            }
+            subscribe(index)
+        }
+        await settle(root.queue)
+        #expect(await observerCount(root) == 33)
+
+        // Cancelling all but every fifth leaves the list sparse: it is compacted, and the observers
+        // after the first cancelled one move down.
+        for index in 0..<30 where !index.isMultiple(of: 5) {
+            subscriptions.removeValue(forKey: index)?.cancel()
+        }
+        await settle(root.queue)
+        #expect(await observerCount(root) == 9)
+        // New subscriptions grow the list behind them.
+        for index in 30..<45 {
+            subscribe(index)
+        }
+        await settle(root.queue)
+        #expect(await observerCount(root) == 24)
+
+        // One cancel at a time: each takes one observer away, its own.
+        for index in subscriptions.keys.sorted() where index < 30 {
+            let before = await observerCount(root)
+            subscriptions.removeValue(forKey: index)?.cancel()
+            await settle(root.queue)
+            #expect(await observerCount(root) == before - 1)
+        }
+        // The app's observers are found by their ids: subscribed again, each stays one observer.
+        for observer in appObservers {
+            root.subscribe(observer: observer)
+        }
+        await root.send(1)
+        #expect(await observerCount(root) == 18)
+        let called = log.values.filter { $0.hasSuffix(" 1") }
+        #expect(called == ["app0 1", "app10 1", "app20 1"] + (30..<45).map { "s\($0) 1" })
+        withExtendedLifetime(subscriptions) {}
+    }
+
     @Test func subscribingTheSameObserverTwiceKeepsOneAndResendsTheState() async {
         let root = StateStore<Int, Int>(0) { state, action in state += action }
         let recorder = StateRecorder<Int>()
