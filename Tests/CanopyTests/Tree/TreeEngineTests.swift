@@ -449,6 +449,35 @@ import Testing
         withExtendedLifetime(subscriptions) {}
     }
 
+    /// A child's first subscription lives in its cell, with no gate beside it, and moves into slot 0 of a
+    /// list when a second comes; cancelled after the list is compacted, it still takes only itself away.
+    @Test func aChildsFirstSubscriptionIsFoundAfterItMovesIntoAList() async {
+        let root = StateStore<Int, Int>(0) { state, action in state += action }
+        let child = root.with(0) { local, action in local += action }
+        let log = StateRecorder<String>()
+        let first = child.subscribe(removeStateDuplicates: .keyPath(\.1)) { state in log.record("first \(state.1)") }
+        await settle(root.queue)
+        #expect(await observerCount(child) == 1)
+        var others = (0..<12).map { index in
+            child.subscribe(removeStateDuplicates: .keyPath(\.1)) { state in log.record("other\(index) \(state.1)") }
+        }
+        await settle(root.queue)
+        #expect(await observerCount(child) == 13)
+        // Most of the others go: the list is compacted, and the first stays in slot 0.
+        for subscription in others.prefix(10) {
+            subscription.cancel()
+        }
+        others.removeFirst(10)
+        await settle(root.queue)
+        #expect(await observerCount(child) == 3)
+        first.cancel()
+        await settle(root.queue)
+        #expect(await observerCount(child) == 2)
+        await child.send(1)
+        #expect(log.values.filter { $0.hasSuffix(" 1") } == ["other10 1", "other11 1"])
+        withExtendedLifetime(others) {}
+    }
+
     @Test func subscribingTheSameObserverTwiceKeepsOneAndResendsTheState() async {
         let root = StateStore<Int, Int>(0) { state, action in state += action }
         let recorder = StateRecorder<Int>()
