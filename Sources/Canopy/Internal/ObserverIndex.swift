@@ -4,9 +4,10 @@ import FoundationEssentials
 import Foundation
 #endif
 
-/// Where each observer of a long ``ObserverStorage`` is (observer id → slot), so that subscribing and
-/// unsubscribing an app's ``Observer`` never scan the list. A subscription's observer is not in it: its
-/// gate keeps its slot (``ObserverRecord/subscription``).
+/// Where each observer of a long ``ObserverStorage`` that is found by its id is (observer id → slot):
+/// an app's ``Observer``, a props subscription's, and a child's first subscription moved in from its
+/// cell, whose record holds no gate. A record that holds its subscription's gate is not in it: the gate
+/// keeps its slot (``ObserverRecord/subscription``).
 ///
 /// An open-addressing table of 32-bit slot numbers, probed linearly. It keeps no ids: a bucket names a
 /// slot, and the id is read from that slot of the list. So an observer costs the index 4 to 8 bytes,

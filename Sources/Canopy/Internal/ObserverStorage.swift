@@ -295,8 +295,9 @@ final class ObserverStorage<State>: ManagedBuffer<ObserverStorageHeader, Observe
 enum RemovedObserver: Equatable {
     /// An observer with `id`, which the node's index of ids holds, if the node has one.
     case indexed(id: UUID)
-    /// An observer that no index holds: a subscription's in a list, which its gate finds
-    /// (``ObserverRecord/subscription``), or a child's observer inside its cell (a node with an index has a list).
+    /// An observer that no index holds: one whose record holds its subscription's gate, which finds it
+    /// (``ObserverRecord/subscription``), or a child's observer inside its cell (a node with an index
+    /// has a list).
     case unindexed
 }
 

@@ -25,10 +25,11 @@ import Foundation
 /// goes with the observer (when the subscription is cancelled or the store goes), while the token may
 /// live on.
 ///
-/// The gate is also how its node finds the observer again: the observer's id is made from the gate
-/// (``observerID``), and the gate keeps the observer's slot in its node's list (``slot``), which the
-/// list keeps current (``ObserverRecord/subscription``). Cancelling looks at that one slot, with no index of
-/// ids to keep or probe.
+/// The gate is also how its node finds the observer again: it keeps the observer's slot (``slot``),
+/// which the node's list keeps current, and the list's record holds the gate
+/// (``ObserverRecord/subscription``), so a cancel looks at that one slot, with no index of ids to keep
+/// or probe. An observer in a child's cell, which holds no gate, has the id made from the gate
+/// (``observerID``), which the cancel compares instead.
 @usableFromInline
 final class CallGate: Sendable {
     // The state word: bit 0 is set during a call, bit 1 once closed, and the bits above count the

@@ -28,9 +28,10 @@ enum SubscriptionIDs {
         UUID(high: base.high, low: base.low &+ made.wrappingAdd(1, ordering: .relaxed).newValue)
     }
 
-    /// The id of every subscription's record in a node's list, which holds the subscription's gate and is
-    /// found through it (``StateNode/addObserver(_:observe:filter:)``): no id made here or by an app is
-    /// equal to it, so a search by id never finds such a record.
+    /// The id of a subscription's record appended to a node's list, which holds the subscription's gate
+    /// and is found through it (``StateNode/addObserver(_:observe:filter:)``): no id made here or by an
+    /// app is equal to it, so a search by id never finds such a record. (A child's first observer, moved
+    /// into a list from its cell, keeps the id made from its gate.)
     static let unlooked = UUID(high: ~base.high, low: ~base.low)
 
     /// The id of the observer that `gate` is the gate of: different from that of every other gate alive.

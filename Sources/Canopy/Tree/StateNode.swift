@@ -38,9 +38,11 @@ class StateNode<State: Sendable, Action: Sendable>: ActionNode<Action> {
         return made
     }
 
-    /// Where each observer is in the list, once there are more than ``observerIndexThreshold``, so
-    /// that subscribing and cancelling never scan a long list. Most nodes have one or two observers,
-    /// and need none.
+    /// Where each observer found by its id is in the list, once the list holds more than
+    /// ``observerIndexThreshold`` observers, so that subscribing an app's ``Observer`` and cancelling a
+    /// props subscription never scan a long list: a search for an id that no observer has is then one
+    /// probe, even when the index holds nothing. A subscription found through its gate is not in it
+    /// (``ObserverIdentity``). Most nodes have one or two observers, and need none.
     private final var observerIndex: ObserverIndex? {
         get { stateExtras?.observerIndex }
         set {
@@ -246,6 +248,8 @@ class StateNode<State: Sendable, Action: Sendable>: ActionNode<Action> {
         let slot: Int
         switch identity {
         case .id(let id, let isNew):
+            // A record with a check is found through the check's gate: no index would hold it.
+            precondition(filter == nil, "Internal inconsistency: an observer found by its id came with a dedup check")
             // A new id is looked for only in debug builds: in a long list that search is an index probe
             // that finds nothing, the longest kind, and subscriptions always bring new ids.
             assert(!isNew || self.slot(of: id) == nil, "Internal inconsistency: a new observer id is in use")
@@ -312,10 +316,10 @@ class StateNode<State: Sendable, Action: Sendable>: ActionNode<Action> {
         stateExtras?.observerList?.live ?? withObserverInside { $0.live } ?? 0
     }
 
-    override final func removeObserver(id: UUID, compacting: Bool) {
+    override final func removeObserver(id: UUID) {
         tree.assertOnQueue()
         guard let slot = slot(of: id) else { return }
-        removeObserver(at: slot, compacting: compacting)
+        removeObserver(at: slot)
     }
 
     override final func compactObservers() {

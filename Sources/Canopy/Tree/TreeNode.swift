@@ -278,22 +278,17 @@ class TreeNode {
 
     /// On the queue: removes the observer with `id`, if the node has it, and compacts the list of
     /// observers if that leaves it sparse. A node with state overrides it.
-    ///
-    /// - Parameters:
-    ///   - id: The observer's id.
-    ///   - compacting: Whether to compact now. A batch of removals passes `false` to each, which leaves
-    ///     the slots where they are, and calls ``compactObservers()`` once after the last.
-    func removeObserver(id: UUID, compacting: Bool) {}
+    func removeObserver(id: UUID) {}
 
     /// On the queue: removes the observer called through `gate`, if the node has it, found in the slot
-    /// the gate keeps (``CallGate/slot``), and compacts the list as ``removeObserver(id:compacting:)``
-    /// does. A node with state overrides it.
+    /// the gate keeps (``CallGate/slot``). A node with state overrides it.
+    ///
+    /// - Parameters:
+    ///   - gate: The subscription's gate.
+    ///   - compacting: Whether to compact the list now, if the removal leaves it sparse. A batch of
+    ///     removals (``CancelledGates``) passes `false` to each, which leaves the slots where they are,
+    ///     and calls ``compactObservers()`` once after the last.
     func removeObserver(of gate: CallGate, compacting: Bool) {}
-
-    /// On the queue: removes the observer with `id`, if the node has it, and compacts the list if sparse.
-    final func removeObserver(id: UUID) {
-        removeObserver(id: id, compacting: true)
-    }
 
     /// On the queue: after removals that did not compact, counts the node's listeners again
     /// (``listenersChanged()``), once for the whole batch, compacts the list of observers if sparse and
