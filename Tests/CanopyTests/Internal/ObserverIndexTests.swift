@@ -64,24 +64,25 @@ import Testing
             #expect(index.slot(of: id(number), in: storage) == (number.isMultiple(of: 40) ? number : nil))
         }
         // 16 buckets for the three, of which three quarters may be in use: nine more fit.
+        #expect(appendUntilFull(storage, index, numbers: 100..<200) == 9)
+    }
+
+    /// Appends observers with `numbers` to `storage` and inserts each into `index`, until the index
+    /// declines one; returns how many it took.
+    private func appendUntilFull(_ storage: ObserverStorage<Int>, _ index: ObserverIndex, numbers: Range<Int>) -> Int {
         var inserted = 0
-        for number in 100..<200 {
+        for number in numbers {
             let slot = storage.append(id: id(number)) { _ in .active }
             guard index.insert(id(number), slot: slot) else { break }
             inserted += 1
         }
-        #expect(inserted == 9)
+        return inserted
     }
 
     @Test func insertsUntilFullThenDeclines() {
         let storage = ObserverStorage<Int>.make(capacity: 64)
         let index = ObserverIndex.make(for: storage)  // 16 buckets: room for 12
-        var inserted = 0
-        for number in 0..<64 {
-            let slot = storage.append(id: id(number)) { _ in .active }
-            guard index.insert(id(number), slot: slot) else { break }
-            inserted += 1
-        }
+        let inserted = appendUntilFull(storage, index, numbers: 0..<64)
         #expect(inserted == 12)
         for number in 0..<inserted {
             #expect(index.slot(of: id(number), in: storage) == number)
