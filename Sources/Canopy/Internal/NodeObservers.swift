@@ -64,9 +64,10 @@ struct NodeObservers<State>: Sendable {
     /// For the second observer: moves the observer inside into slot 0 of a new list, and returns the
     /// list; `nil` when there is none (the next observer goes inside the node).
     ///
-    /// The record has no gate (``ObserverRecord/subscription``), even for a subscription's observer, whose gate
-    /// the cell does not keep; it needs none. Its gate knows slot 0, and the observer stays there while it
-    /// lives: compacting moves a list's observers down in order, so the first one never moves.
+    /// The record has no gate (``ObserverRecord/subscription``), even for a subscription's observer,
+    /// whose gate the cell does not keep; it needs none. Its gate knows slot 0, and the observer stays
+    /// there while it lives: compacting moves a list's observers down in order, so the first one never
+    /// moves.
     @inline(__always)
     mutating func movedIntoList() -> ObserverStorage<State>? {
         guard let single else { return nil }

@@ -125,8 +125,8 @@ final class ObserverStorage<State>: ManagedBuffer<ObserverStorageHeader, Observe
         return copy
     }
 
-    /// Writes each record's slot into its gate, if it has one (``ObserverRecord/subscription``), after the records
-    /// moved.
+    /// Writes each record's slot into its gate, if it has one (``ObserverRecord/subscription``), after
+    /// the records moved.
     private func tellGatesTheirSlots() {
         withUnsafeMutablePointers { header, slots in
             for slot in 0..<header.pointee.used {
@@ -181,15 +181,7 @@ final class ObserverStorage<State>: ManagedBuffer<ObserverStorageHeader, Observe
 
     /// The number of observers an index of ids holds (``indexedID(at:)``), counted slot by slot.
     var indexedCount: Int {
-        withUnsafeMutablePointers { header, slots in
-            var count = 0
-            for slot in 0..<header.pointee.used where (slots + slot).pointee?.id != nil {
-                if (slots + slot).pointee?.subscription == nil {
-                    count += 1
-                }
-            }
-            return count
-        }
+        (0..<used).count { indexedID(at: $0) != nil }
     }
 
     /// Whether `slot`, which may be past ``used``, holds the observer of `gate`: a record with that gate,
