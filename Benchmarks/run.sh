@@ -182,6 +182,9 @@ if [[ $callgrind == 1 ]]; then
     # check by hand, raw with none, or a deduplicating subscription (child-slope at 100 children minus
     # at 10, / 90).
     per_unit "subscribeDedup.canopy" 10000 10000 subscribe-dedup --system canopy
+    # Canopy only: props subscriptions through the subscriber pipeline (a `.queue` delivery, no debounce),
+    # made, delivered and cancelled.
+    per_unit "subscribeProps.canopy" 10000 10000 subscribe-props --system canopy
     # Canopy only: tree width at 10 children with a pass-through middleware on the root, beside the same
     # tree without it: what the middleware stage adds to a child's action.
     per_unit "widthMw10.canopy" 20000 20000 tree-width-middleware --system canopy --children 10
@@ -191,7 +194,7 @@ if [[ $callgrind == 1 ]]; then
         instructions[slope.$subscriber]="$(awk -v a="${instructions[slope100.$subscriber]}" \
             -v b="${instructions[slope10.$subscriber]}" 'BEGIN { printf "%.2f", (a - b) / 90 }')"
     done
-    callgrind_note="valgrind --tool=callgrind, (Ir at N − Ir at 0) / N, median of 3: W1 (with and without middleware) at N = $callgrind_size actions; W3 at 10,000 actions with 10 children and with 1, per child = the difference / 9; tree width at 20,000 actions (and with a root middleware, K=10); dedup filter from W2 at 2,000 actions with 100 subscriptions and with none; subscribe at 10,000 subscriptions (raw observers, and deduplicating ones cancelled at the end); per child at 10,000 actions, child-slope at 100 children minus at 10, / 90"
+    callgrind_note="valgrind --tool=callgrind, (Ir at N − Ir at 0) / N, median of 3: W1 (with and without middleware) at N = $callgrind_size actions; W3 at 10,000 actions with 10 children and with 1, per child = the difference / 9; tree width at 20,000 actions (and with a root middleware, K=10); dedup filter from W2 at 2,000 actions with 100 subscriptions and with none; subscribe at 10,000 subscriptions (raw observers; deduplicating and props ones cancelled at the end); per child at 10,000 actions, child-slope at 100 children minus at 10, / 90"
 fi
 
 # --- The table ------------------------------------------------------------------------------------
@@ -275,6 +278,8 @@ row "subscribe instructions per subscription at 10,000" "$(i subscribe.floor-syn
     "$(iholds subscribe.canopy "<=" 4000)"
 row "subscribe with dedup, teardown included, instructions per subscription at 10,000" "" "" \
     "$(i subscribeDedup.canopy)" "" "≤ 4,000" "$(iholds subscribeDedup.canopy "<=" 4000)"
+row "subscribe with props (\`.queue\` delivery), teardown included, instructions per subscription at 10,000" \
+    "" "" "$(i subscribeProps.canopy)" "" "" ""
 row "per child, root changing: raw observer checking by hand / deduplicating subscription instructions/action" \
     "" "" "$(i slope.checked) / $(i slope.deduplicating)" "$(relative slope.deduplicating slope.checked checked)" \
     "≤ 1.3× checked" "$(iholds_ratio slope.deduplicating slope.checked 1.3)"

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # CI smoke test: builds the benchmarks package (the package-benchmark suite included) and runs every
 # workload once, at a small size, for floor-sync, floor-queue and Canopy (tree-width-middleware,
-# dropped-children, subscribe-dedup, child-slope and the recorded and persisted runs: Canopy only), with
+# dropped-children, subscribe-dedup, subscribe-props, child-slope and the recorded and persisted runs: Canopy only), with
 # its result checks.
 # No timing is asserted. Exits non-zero if the build or any check fails.
 #
@@ -31,6 +31,8 @@ echo "smoke: subscribe, 2000 subscriptions"
 "$tool" subscribe --system all --size 2000
 echo "smoke: subscribe-dedup, 2000 deduplicating subscriptions made and cancelled"
 "$tool" subscribe-dedup --system canopy --size 2000
+echo "smoke: subscribe-props, 2000 props subscriptions made and cancelled"
+"$tool" subscribe-props --system canopy --size 2000
 for subscriber in checked raw deduplicating; do
     echo "smoke: child-slope, 20 children with one $subscriber subscriber each, 2000 actions"
     "$tool" child-slope --system canopy --subscriber "$subscriber" --children 20 --size 2000

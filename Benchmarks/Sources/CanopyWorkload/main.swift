@@ -13,10 +13,10 @@ import Darwin
 //                     [--quiet]
 //
 // Workloads: w1–w5, w1-middleware, tree-width, subscribe, and, Canopy only, tree-width-middleware,
-// subscribe-dedup, child-slope, dropped-children, w1-recorded, w1-persisted and persist-drain.
+// subscribe-dedup, subscribe-props, child-slope, dropped-children, w1-recorded, w1-persisted and persist-drain.
 // `--size` is the number of actions (W1–W3, w1-middleware, w1-recorded, w1-persisted, tree-width,
 // tree-width-middleware, child-slope), subscribers and children (W4), actions per producer (W5), subscriptions (subscribe,
-// subscribe-dedup), loop iterations (dropped-children) or rounds of 1,000 changed entities
+// subscribe-dedup, subscribe-props), loop iterations (dropped-children) or rounds of 1,000 changed entities
 // (persist-drain). `--children` is tree-width's (and tree-width-middleware's) width, W3's and child-slope's number of children,
 // `--observers` W2's number of subscriptions, `--latency-samples` W3's latency samples (0 for throughput
 // only), `--subscriber` how child-slope observes each child.
@@ -37,14 +37,15 @@ struct Options {
 
 let allWorkloads = [
     "w1", "w1-middleware", "w2", "w3", "w4", "w5", "tree-width", "tree-width-middleware", "subscribe",
-    "subscribe-dedup", "child-slope", "dropped-children", "w1-recorded", "w1-persisted", "persist-drain",
+    "subscribe-dedup", "subscribe-props", "child-slope", "dropped-children", "w1-recorded", "w1-persisted",
+    "persist-drain",
 ]
 
 func usage() -> Never {
     print(
         """
         usage: canopy-workload <w1|w1-middleware|w2|w3|w4|w5|tree-width|tree-width-middleware|subscribe|
-                                subscribe-dedup|child-slope|dropped-children|w1-recorded|w1-persisted|
+                                subscribe-dedup|subscribe-props|child-slope|dropped-children|w1-recorded|w1-persisted|
                                 persist-drain|all>...
                                [--system floor-sync|floor-queue|canopy|all] [--size N] [--children K]
                                [--observers N] [--latency-samples N] [--subscriber checked|raw|deduplicating] [--quiet]
@@ -173,6 +174,12 @@ func run(_ workload: String, _ system: System, _ options: Options) throws(CheckF
         guard system == .canopy else { return nil }
         let result = try SubscribeDedupCost.run(count: size ?? SubscribeDedupCost.defaultCount)
         return "subscribe-dedup canopy (\(result.actions) subscriptions, cancelled): "
+            + "\(format(result.actionsPerSecond / 1_000, 1)) k subscriptions/s"
+    case "subscribe-props":
+        // Canopy only: props subscriptions through the subscriber pipeline, made and cancelled.
+        guard system == .canopy else { return nil }
+        let result = try SubscribePropsCost.run(count: size ?? SubscribePropsCost.defaultCount)
+        return "subscribe-props canopy (\(result.actions) subscriptions, cancelled): "
             + "\(format(result.actionsPerSecond / 1_000, 1)) k subscriptions/s"
     case "child-slope":
         // Canopy only: one subscriber per child, raw or deduplicating (issue 32).
