@@ -6,7 +6,8 @@ import Foundation
 
 extension UUID {
     /// The UUID whose first eight bytes are `high` and last eight `low`, most significant byte first: how
-    /// Canopy makes identities from counters (``Effect/RunIDs/counted(_:)``, ``SubscriptionIDs``).
+    /// Canopy makes identities from counters (``Effect/RunIDs/counted(_:)``) and from a subscription's
+    /// gate (``SubscriptionIDs``).
     init(high: UInt64, low: UInt64) {
         let byte = { (half: UInt64, shift: UInt64) in UInt8(truncatingIfNeeded: half >> shift) }
         self.init(

@@ -134,7 +134,15 @@ final class CallGate: Sendable {
 
 extension CallGate: HandlerGate {
     func cancel() {
-        guard close(), let host = host?.nodeIfInTree else { return }
+        guard close() else { return }
+        enqueueRemoval()
+    }
+
+    /// Has the queue remove the observer called through this gate from its node, if the node is still in
+    /// its tree, without closing the gate: what ``cancel()`` does once it has closed it, and how a props
+    /// subscription, whose own gate stops its calls (``DeliveryGate``), lets go of its observer.
+    func enqueueRemoval() {
+        guard let host = host?.nodeIfInTree else { return }
         // The batch holds this gate, not the node: a removal waiting for the queue does not keep the
         // node, which may go meanwhile.
         host.enqueueRemoval(of: self)

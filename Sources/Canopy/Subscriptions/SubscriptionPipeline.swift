@@ -60,15 +60,17 @@ final class SubscriptionPipeline<State: Sendable, Action: Sendable, Props>: Send
         observer: PropsObserver<Props>,
         owner: AnyObject? = nil
     ) {
-        let id = SubscriptionIDs.next()
         let timer = LockedValue<ScheduledWork?>(nil)
-        let host = handle.observerHostLink
+        // The node finds the pipeline's observer through this gate, which keeps its slot, and the
+        // compiled dedup check calls `accept` through it. Nothing closes it: the delivery gate below
+        // stops the calls, and asks for the observer's removal through it.
+        let observerGate = handle.callGate()
         // Holds neither the pipeline (nor what it captured) nor the store: only the timer's lock, so the
-        // timer is cancelled right here, on any thread, and the node's link, which does not keep the
-        // node: if the store goes first, so does the observer.
+        // timer is cancelled right here, on any thread, and the observer's gate, whose node's link does
+        // not keep the node: if the store goes first, so does the observer.
         self.gate = DeliveryGate {
             timer.exchange(nil)?.cancel()
-            host?.nodeIfInTree?.enqueueWork { host?.nodeIfInTree?.withNode { $0.removeObserver(id: id) } }
+            observerGate.enqueueRemoval()
         }
         self.timer = timer
         self.store = AnyStore(handle: handle.weakHandle())
@@ -88,11 +90,12 @@ final class SubscriptionPipeline<State: Sendable, Action: Sendable, Props>: Send
         // equating was made; a duplicate goes no further.
         let check: @Sendable (State) -> ObserverStatus
         if let equating = configuration.removeStateDuplicates {
-            // A compiled check calls `accept` through a gate that nothing closes: the token holds `gate`,
-            // which `receive` reads before the check runs. (An optional gate in the check would cost every
-            // subscription's check a retain and a release of it around each handler's call.)
+            // A compiled check calls `accept` through the observer's gate, which nothing closes: the token
+            // holds `gate`, which `receive` reads before the check runs. (An optional gate in the check
+            // would cost every subscription's check a retain and a release of it around each handler's
+            // call.)
             if let compiled = equating.check(
-                gate: CallGate(host: nil, callingThread: handle.tree.callingThread),
+                gate: observerGate,
                 handler: { state in _ = registration.pipeline.accept(state) }
             ) {
                 check = compiled
@@ -102,7 +105,7 @@ final class SubscriptionPipeline<State: Sendable, Action: Sendable, Props>: Send
         } else {
             check = { state in registration.pipeline.accept(state) }
         }
-        handle.subscribe(Observer(id: id) { state in registration.pipeline.receive(state, then: check) }, isNew: true)
+        handle.subscribe(through: observerGate) { state in registration.pipeline.receive(state, then: check) }
     }
 
     /// The context of the observer the node keeps: it lives exactly as long as the node keeps the

@@ -85,10 +85,6 @@ final class NodeHandle<State: Sendable, Action: Sendable>: StoreHandle, InboxRec
         node.withNode { $0.addObserver(identity, observe: observe, filter: filter) }
     }
 
-    func removeObserver(id: UUID) {
-        node.withNode { $0.removeObserver(id: id) }
-    }
-
     var observerHostLink: NodeLink? {
         node.link
     }

@@ -232,8 +232,8 @@ class StateNode<State: Sendable, Action: Sendable>: ActionNode<Action> {
     }
 
     /// On the queue: adds an observer that calls `observe`, or runs `filter` in its place in a list
-    /// (``ObserverRecord``), unless its `identity` is an id that is not new and that an observer of the
-    /// node has; then calls it with the current state.
+    /// (``ObserverRecord``), unless its `identity` is an id that an observer of the node has; then calls
+    /// it with the current state.
     ///
     /// A subscription's observer, found through its gate, is left out of the index of ids, and its gate
     /// learns its slot (``CallGate/slot``). In a list, its record holds the gate, and an id that nothing
@@ -247,13 +247,10 @@ class StateNode<State: Sendable, Action: Sendable>: ActionNode<Action> {
         tree.assertOnQueue()
         let slot: Int
         switch identity {
-        case .id(let id, let isNew):
+        case .id(let id):
             // A record with a check is found through the check's gate: no index would hold it.
             precondition(filter == nil, "Internal inconsistency: an observer found by its id came with a dedup check")
-            // A new id is looked for only in debug builds: in a long list that search is an index probe
-            // that finds nothing, the longest kind, and subscriptions always bring new ids.
-            assert(!isNew || self.slot(of: id) == nil, "Internal inconsistency: a new observer id is in use")
-            if !isNew, let found = self.slot(of: id) {
+            if let found = self.slot(of: id) {
                 slot = found
             } else {
                 // A node that nothing keeps any more is on its way out: like a freed one, it takes no
@@ -314,12 +311,6 @@ class StateNode<State: Sendable, Action: Sendable>: ActionNode<Action> {
     override final var observerCount: Int {
         // A read that calls nothing: the compiler borrows the box and the list, with no retain.
         stateExtras?.observerList?.live ?? withObserverInside { $0.live } ?? 0
-    }
-
-    override final func removeObserver(id: UUID) {
-        tree.assertOnQueue()
-        guard let slot = slot(of: id) else { return }
-        removeObserver(at: slot)
     }
 
     override final func compactObservers() {

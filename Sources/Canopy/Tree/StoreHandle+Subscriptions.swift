@@ -9,12 +9,15 @@ import Foundation
 extension StoreHandle {
     /// Adds `observer` on the queue; it receives the current state first.
     ///
-    /// - Parameters:
-    ///   - observer: The observer; one with the same id is not added twice.
-    ///   - isNew: Whether the observer's id was made for this call (``SubscriptionIDs``), so that the
-    ///     node need not look for it among its observers (``addObserver(_:observe:filter:)``).
-    func subscribe(_ observer: Observer<State>, isNew: Bool = false) {
-        enqueue { self.addObserver(.id(observer.id, isNew: isNew), observe: observer.observe, filter: nil) }
+    /// - Parameter observer: The observer; one with the same id is not added twice.
+    func subscribe(_ observer: Observer<State>) {
+        enqueue { self.addObserver(.id(observer.id), observe: observer.observe, filter: nil) }
+    }
+
+    /// Adds an observer that calls `observe` on the queue, found again through `gate`, a gate of this
+    /// handle's (``callGate()``): ``CallGate/enqueueRemoval()`` removes it.
+    func subscribe(through gate: CallGate, _ observe: @escaping Observer<State>.StateHandler) {
+        enqueue { self.addObserver(.gate(gate), observe: observe, filter: nil) }
     }
 
     /// Adds an observer that calls `handler` until the returned token is cancelled or released.

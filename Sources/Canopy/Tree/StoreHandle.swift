@@ -68,9 +68,6 @@ protocol StoreHandle<State, Action>: AnyObject, Sendable {
         filter: AtomicProjectionFilter<State>?
     )
 
-    /// On the queue: removes the observer with `id`, if any.
-    func removeObserver(id: UUID)
-
     /// The link of the node that holds this handle's observers, which does not keep the node
     /// (``NodeLink/nodeIfInTree``): how a subscription's token asks to remove its observer.
     var observerHostLink: NodeLink? { get }

@@ -276,10 +276,6 @@ class TreeNode {
     /// On the queue: calls the observers with the cached state, in subscription order.
     func notifyObservers() {}
 
-    /// On the queue: removes the observer with `id`, if the node has it, and compacts the list of
-    /// observers if that leaves it sparse. A node with state overrides it.
-    func removeObserver(id: UUID) {}
-
     /// On the queue: removes the observer called through `gate`, if the node has it, found in the slot
     /// the gate keeps (``CallGate/slot``). A node with state overrides it.
     ///

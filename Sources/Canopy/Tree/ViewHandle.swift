@@ -133,10 +133,6 @@ final class ViewHandle<ParentState: Sendable, ParentAction: Sendable, State: Sen
         parent.addObserver(identity, observe: { observe(transformState($0)) }, filter: nil)
     }
 
-    func removeObserver(id: UUID) {
-        parent.removeObserver(id: id)
-    }
-
     var observerHostLink: NodeLink? {
         parent.observerHostLink
     }

@@ -90,10 +90,6 @@ final class WeakHandle<State: Sendable, Action: Sendable>: StoreHandle {
         target?.withNode { $0.addObserver(identity, observe: observe, filter: filter) }
     }
 
-    func removeObserver(id: UUID) {
-        target?.withNode { $0.removeObserver(id: id) }
-    }
-
     var observerHostLink: NodeLink? {
         target?.link
     }

@@ -175,4 +175,57 @@ import Testing
         #expect(!childIsAttached, "a child that nobody listens to any more stayed attached")
         withExtendedLifetime(rootSubscriptions) {}
     }
+
+    /// Props subscriptions, whose pipelines run the delivery gate (``DeliveryGate``), have their observers
+    /// found through their own gates and removed in the same batch as the others: each takes away its
+    /// own observer, among app observers found by id, with what its props and observer captured.
+    @Test func propsSubscriptionsAreRemovedInTheBatchAmongObserversFoundById() async {
+        let store = counter()
+        let output = DispatchQueue(label: "canopy.test.props-output")
+        let props = StateRecorder<Int>()
+        let appObservers = StateRecorder<Int>()
+        var captured: [WeakRef<Tracked>] = []
+        var subscriptions: [Subscription] = []
+        for index in 0..<12 {
+            if index % 4 == 0 {
+                store.subscribe(
+                    observer: Observer { state in
+                        appObservers.record(state)
+                        return .active
+                    }
+                )
+            }
+            let tracked = Tracked()
+            captured.append(WeakRef(tracked))
+            subscriptions.append(
+                store.subscribe(
+                    .queue(output, removeStateDuplicates: .keyPath(\.self), debounce: .immediate),
+                    props: { state, _ in
+                        _ = tracked
+                        return state
+                    },
+                    observe: { props.record($0) }
+                )
+            )
+        }
+        _ = await props.waitFor(count: 12)
+        _ = await appObservers.waitFor(count: 3)
+        #expect(await observerCount(store) == 15)
+
+        let held = hold(store.queue)
+        for subscription in subscriptions {
+            subscription.cancel()
+        }
+        #expect(store.handle.stateNode!.tree.cancelledGates.count == 12, "every props cancel waits in the batch")
+        held.open()
+        await settle(store.queue)
+
+        // Gone without another state, which would find each cancelled pipeline and drop it.
+        #expect(await observerCount(store) == 3)
+        #expect(captured.allSatisfy { $0.object == nil }, "a cancelled props subscription kept what it captured")
+        store.dispatch(1)
+        #expect(await appObservers.waitFor(count: 6) == [0, 0, 0, 1, 1, 1])
+        await settle(output)
+        #expect(props.values == Array(repeating: 0, count: 12))
+    }
 }
