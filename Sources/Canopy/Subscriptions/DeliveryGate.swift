@@ -1,35 +1,72 @@
 import Dispatch
+import Synchronization
 
-/// Lets a subscription's handler be called on any thread until the gate is closed, and makes closing
-/// wait out the calls in progress, so that once ``close()`` returns the handler is not running and
-/// never runs again.
+/// The gate of a props subscription (``SubscriptionPipeline``): lets its props closure and handler be
+/// called on any thread until the gate is closed, and makes closing wait out the calls in progress, so
+/// that once ``close()`` returns neither is running and neither runs again. The first close also stops
+/// what the subscription has going: its debounce timer, and its observer in the node.
 ///
-/// For the handlers of props subscriptions, which run on a delivery queue of the subscriber's choice
-/// (serial or concurrent) or on the main actor. Each call already costs a queue hop, so the gate keeps
-/// its bookkeeping under a lock: the threads in a call, and how many closers wait for them. A closer
-/// waits for every call but its own (``close()`` from inside the handler returns at once); each call
-/// that returns while closers wait wakes them to look again. A handler must not wait for a thread that
-/// is closing its own gate.
+/// Its calls run on a delivery queue of the subscriber's choice (serial or concurrent), on the main
+/// actor, or on a presentation queue. Each call already costs a queue hop, so the gate keeps its
+/// bookkeeping under a lock: the threads in a call, and how many closers wait for them. A closer waits
+/// for every call but its own (``close()`` from inside the handler returns at once); each call that
+/// returns while closers wait wakes them to look again. A handler must not wait for a thread that is
+/// closing its own gate.
+///
+/// Everything a subscription needs to stop is kept here, in the one object: the pipeline holds the gate,
+/// and the token holds the gate without the pipeline, so that a token kept after its subscription ends
+/// keeps nothing the subscriber gave.
 final class DeliveryGate: HandlerGate {
     private struct State: Sendable {
         var isClosed = false
-        /// The thread of each call in progress.
-        var callers: [UInt] = []
+        /// The thread of the first call in progress, if any; most gates never have two at once.
+        var caller: UInt?
+        /// The threads of the other calls in progress, on a concurrent queue.
+        var otherCallers: [UInt] = []
         /// The closers waiting for calls on other threads to return.
         var waiters = 0
+
+        mutating func enter(_ thread: UInt) {
+            if caller == nil {
+                caller = thread
+            } else {
+                otherCallers.append(thread)
+            }
+        }
+
+        mutating func leave(_ thread: UInt) {
+            if caller == thread {
+                caller = otherCallers.popLast()
+            } else if let index = otherCallers.lastIndex(of: thread) {
+                otherCallers.swapAt(index, otherCallers.count - 1)
+                otherCallers.removeLast()
+            }
+        }
+
+        func hasCaller(besides thread: UInt) -> Bool {
+            (caller.map { $0 != thread } ?? false) || otherCallers.contains { $0 != thread }
+        }
     }
 
-    private let state = LockedValue(State())
-    /// Signalled once per waiting closer when a call returns after the gate closed.
-    private let returned = DispatchSemaphore(value: 0)
-    let flag = CancellationFlag()
-    /// Run once, by the ``cancel()`` that closes the gate: removes the observer from its node and stops
-    /// the pipeline's timer. It holds neither the store nor anything the handler captured.
-    private let onCancel: @Sendable () -> Void
+    private let state = Mutex(State())
+    /// Set by the first ``close()``, or when the pipeline ends (``end()``): no delivery happens after.
+    private let ended = Atomic<Bool>(false)
+    /// Signalled once per waiting closer when a call returns after the gate closed. Made by the first
+    /// closer that must wait, before it counts itself as a waiter, under the lock; most gates close with
+    /// no call on another thread, and never make one.
+    private let returned = AtomicLazyReference<DispatchSemaphore>()
+    /// The pipeline's debounce timer. Started on the store's queue; cancelled from any thread when the
+    /// subscription ends, so a cancelled subscription leaves nothing scheduled.
+    private let timer = Mutex<ScheduledWork?>(nil)
+    /// The gate through which the node finds the pipeline's observer (``CallGate/enqueueRemoval()``).
+    /// Holds neither the pipeline (nor what it captured) nor the store, and its node's link does not
+    /// keep the node: if the store goes first, so does the observer.
+    private let observerGate: CallGate
 
-    /// A gate whose first ``cancel()`` runs `onCancel` once the calls in progress have returned.
-    init(onCancel: @escaping @Sendable () -> Void) {
-        self.onCancel = onCancel
+    /// A gate whose first ``cancel()`` stops the timer and has the observer of `observerGate` removed,
+    /// once the calls in progress have returned.
+    init(observerGate: CallGate) {
+        self.observerGate = observerGate
     }
 
     /// Runs `body` unless the gate is closed; returns whether it ran. Any thread.
@@ -37,33 +74,64 @@ final class DeliveryGate: HandlerGate {
         let thread = CallingThread.currentID
         let admitted = state.withLock { state in
             guard !state.isClosed else { return false }
-            state.callers.append(thread)
+            state.enter(thread)
             return true
         }
         guard admitted else { return false }
         body()
         let waiters = state.withLock { state in
-            if let index = state.callers.lastIndex(of: thread) {
-                state.callers.swapAt(index, state.callers.count - 1)
-                state.callers.removeLast()
-            }
+            state.leave(thread)
             defer { state.waiters = 0 }
             return state.waiters
         }
-        for _ in 0..<waiters {
-            returned.signal()
+        if waiters > 0, let returned = returned.load() {
+            for _ in 0..<waiters {
+                returned.signal()
+            }
         }
         return true
     }
 
+    /// Whether the subscription has ended: closed, or ended by its pipeline.
     var isClosed: Bool {
-        flag.isCancelled
+        ended.load(ordering: .acquiring)
     }
 
     func cancel() {
         if close() {
-            onCancel()
+            stopTimer()
+            observerGate.enqueueRemoval()
         }
+    }
+
+    /// Marks the subscription ended, without closing the gate, and stops its timer: the pipeline's
+    /// observer is gone from the node.
+    func end() {
+        ended.store(true, ordering: .releasing)
+        stopTimer()
+    }
+
+    /// Keeps `started`, the pipeline's new timer, in place of the one before, which it cancels.
+    func replaceTimer(with started: ScheduledWork) {
+        timer.withLock { current in
+            let previous = current
+            current = started
+            return previous
+        }?.cancel()
+    }
+
+    /// Forgets the timer that has just fired.
+    func timerFired() {
+        timer.withLock { $0 = nil }
+    }
+
+    /// Cancels the pipeline's timer, if one is pending.
+    func stopTimer() {
+        timer.withLock { current in
+            let previous = current
+            current = nil
+            return previous
+        }?.cancel()
     }
 
     /// Closes the gate: returns once no call is in progress on another thread, and no call starts
@@ -72,21 +140,21 @@ final class DeliveryGate: HandlerGate {
     /// - Returns: Whether this call closed the gate (`false` when it was closed already).
     @discardableResult
     func close() -> Bool {
-        flag.cancel()
+        ended.store(true, ordering: .releasing)
         let thread = CallingThread.currentID
         var closedHere = false
         while true {
-            let mustWait = state.withLock { state in
+            let semaphore = state.withLock { state -> DispatchSemaphore? in
                 if !state.isClosed {
                     state.isClosed = true
                     closedHere = true
                 }
-                guard state.callers.contains(where: { $0 != thread }) else { return false }
+                guard state.hasCaller(besides: thread) else { return nil }
                 state.waiters += 1
-                return true
+                return returned.load() ?? returned.storeIfNil(DispatchSemaphore(value: 0))
             }
-            guard mustWait else { return closedHere }
-            returned.wait()
+            guard let semaphore else { return closedHere }
+            semaphore.wait()
         }
     }
 }

@@ -6,7 +6,7 @@ import Synchronization
 /// serial presentation queue the deliveries arrive in that order anyway; on a concurrent one a slow
 /// props computation can finish after a newer one, and then its result is stale and must not
 /// overwrite the newer props.
-final class DeliverySequencer: Sendable {
+struct DeliverySequencer: ~Copyable, Sendable {
     private let lastDelivered = Atomic<UInt64>(0)
 
     init() {}

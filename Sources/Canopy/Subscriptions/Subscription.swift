@@ -1,5 +1,3 @@
-import Synchronization
-
 /// A handle to an observer; cancelling it, or releasing it, stops the observer at once.
 ///
 /// Keep it for as long as you want states. After ``cancel()`` returns, the observer is never called
@@ -71,18 +69,5 @@ public final class Subscription: Sendable {
             case .delivered(let gate): gate.cancel()
             }
         }
-    }
-}
-
-/// A flag set once, read on every callback of a subscription.
-final class CancellationFlag: Sendable {
-    private let cancelled = Atomic(false)
-
-    var isCancelled: Bool {
-        cancelled.load(ordering: .acquiring)
-    }
-
-    func cancel() {
-        cancelled.store(true, ordering: .releasing)
     }
 }

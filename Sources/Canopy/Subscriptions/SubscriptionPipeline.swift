@@ -27,16 +27,13 @@ final class SubscriptionPipeline<State: Sendable, Action: Sendable, Props>: Send
         var lastSequence: UInt64 = 0
     }
 
-    /// What every call of the observer passes through; the token closes it, and the first close stops
-    /// the timer and removes the observer from its node.
+    /// What every call of the observer passes through, and what keeps the debounce timer; the token
+    /// closes it, and the first close stops the timer and removes the observer from its node.
     private let gate: DeliveryGate
     private let store: AnyStore<State, Action>
     private let scheduler: any DelayScheduler
     private let policy: DebouncePolicy
     private let storage: QueueConfined<Storage>
-    /// The debounce timer. Started on the store's queue; cancelled from any thread when the subscription
-    /// ends, so a cancelled subscription leaves nothing scheduled.
-    private let timer: LockedValue<ScheduledWork?>
     private let presentationQueue: DispatchQueue?
     /// Where the props are computed: the presentation queue, or the store's queue.
     private let propsQueue: DispatchQueue
@@ -60,19 +57,11 @@ final class SubscriptionPipeline<State: Sendable, Action: Sendable, Props>: Send
         observer: PropsObserver<Props>,
         owner: AnyObject? = nil
     ) {
-        let timer = LockedValue<ScheduledWork?>(nil)
         // The node finds the pipeline's observer through this gate, which keeps its slot, and the
-        // compiled dedup check calls `accept` through it. Nothing closes it: the delivery gate below
-        // stops the calls, and asks for the observer's removal through it.
+        // compiled dedup check calls `accept` through it. Nothing closes it: the delivery gate stops the
+        // calls, and asks for the observer's removal through it.
         let observerGate = handle.callGate()
-        // Holds neither the pipeline (nor what it captured) nor the store: only the timer's lock, so the
-        // timer is cancelled right here, on any thread, and the observer's gate, whose node's link does
-        // not keep the node: if the store goes first, so does the observer.
-        self.gate = DeliveryGate {
-            timer.exchange(nil)?.cancel()
-            observerGate.enqueueRemoval()
-        }
-        self.timer = timer
+        self.gate = DeliveryGate(observerGate: observerGate)
         self.store = AnyStore(handle: handle.weakHandle())
         self.scheduler = handle.scheduler
         self.policy = configuration.debounce
@@ -124,7 +113,7 @@ final class SubscriptionPipeline<State: Sendable, Action: Sendable, Props>: Send
     }
 
     deinit {
-        timer.withLock { $0 }?.cancel()
+        gate.stopTimer()
     }
 
     /// A token whose cancellation (or release) ends the subscription at once.
@@ -134,14 +123,14 @@ final class SubscriptionPipeline<State: Sendable, Action: Sendable, Props>: Send
 
     /// Whether deliveries may still happen.
     private var isLive: Bool {
-        !gate.flag.isCancelled && (owner?.isAlive ?? true)
+        !gate.isClosed && (owner?.isAlive ?? true)
     }
 
     // MARK: On the store's queue
 
     /// Passes `state` on to `check` (dedup, then ``accept(_:)``) while the subscription lives.
     private func receive(_ state: State, then check: @Sendable (State) -> ObserverStatus) -> ObserverStatus {
-        guard !gate.flag.isCancelled else { return .dead }
+        guard !gate.isClosed else { return .dead }
         // Checked before dedup: a released owner behind a filter that rejects everything (`.alwaysEqual`,
         // a key that never changes) must still end its subscription on the next state.
         guard owner?.isAlive ?? true else {
@@ -161,7 +150,7 @@ final class SubscriptionPipeline<State: Sendable, Action: Sendable, Props>: Send
     }
 
     private func timerFired() {
-        timer.withLock { $0 = nil }
+        gate.timerFired()
         guard isLive else { return }
         perform(storage.value.debouncer.timerFired(now: scheduler.now))
     }
@@ -184,17 +173,12 @@ final class SubscriptionPipeline<State: Sendable, Action: Sendable, Props>: Send
         // Strong, for the same reason as in `makeSubscription()`; the timer is cancelled when the
         // subscription ends, and otherwise holds the pipeline (never the store) for one interval at most.
         let started = scheduler.schedule(after: delay, on: storage.queue) { self.timerFired() }
-        timer.exchange(started)?.cancel()
+        gate.replaceTimer(with: started)
     }
 
     /// Stops everything still to come, from any thread.
     private func end() {
-        gate.flag.cancel()
-        stopTimer()
-    }
-
-    private func stopTimer() {
-        timer.exchange(nil)?.cancel()
+        gate.end()
     }
 
     /// Numbers the delivery, then computes its props on the presentation queue.
