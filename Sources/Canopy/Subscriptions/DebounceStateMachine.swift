@@ -6,34 +6,51 @@ import Foundation
 
 /// Decides, for one subscription, whether an accepted state is delivered now or waits.
 ///
-/// The machine is fed on the store's queue: ``receive(_:now:)`` for each state that passed dedup, and
+/// The machine is fed on the store's queue: ``receive(now:)`` for each state that passed dedup, and
 /// ``timerFired(now:)`` when the timer it asked for goes off. Each call returns what the owner must do;
 /// the machine itself never reads a clock, starts a timer or hops a queue. It asks for at most one
 /// timer at a time: a ``Decision/startTimer(after:)`` replaces the timer asked for before.
 ///
+/// The machine keeps no state, only whether one is pending: the owner keeps the states, by one rule. A
+/// delivery that ``receive(now:)`` asks for is of the state just received; one that
+/// ``timerFired(now:)`` asks for is of the pending state, which is then no longer pending; and a
+/// received state that is not delivered becomes the pending one, in place of any before it. So the
+/// machine is one type for every subscription, whatever its state: code generic over the state, as the
+/// subscriber pipeline is, would otherwise look up the machine's type, and its decision's, by hashing,
+/// for each state.
+///
 /// Trailing debounce keeps one timer per burst instead of one per state: a state that arrives while
 /// the timer is armed only moves the deadline, and when the timer fires early it asks for the rest of
 /// the wait.
-struct DebounceStateMachine<Value> {
+struct DebounceStateMachine: Sendable {
     /// What the owner must do after a call.
-    enum Decision {
+    enum Decision: Equatable, Sendable {
         /// Nothing now.
         case wait
-        /// Compute props for the value and deliver them.
-        case deliver(Value)
+        /// Compute props for the state (the one received, or the pending one on a timer) and deliver
+        /// them.
+        case deliver
         /// (Re)start the single timer so that it fires after the given number of seconds.
         case startTimer(after: TimeInterval)
-        /// Deliver the value, then (re)start the timer.
-        case deliverAndStartTimer(Value, after: TimeInterval)
+        /// Deliver the state, then (re)start the timer.
+        case deliverAndStartTimer(after: TimeInterval)
+
+        /// Whether the owner delivers a state.
+        var delivers: Bool {
+            switch self {
+            case .deliver, .deliverAndStartTimer: true
+            case .wait, .startTimer: false
+            }
+        }
     }
 
     let policy: DebouncePolicy
 
-    /// The latest accepted value not delivered yet.
-    private var pending: Value?
-    /// When `pending` started waiting (for `maxWait`).
+    /// Whether an accepted state waits to be delivered: the owner keeps it.
+    private(set) var hasPending = false
+    /// When the pending state started waiting (for `maxWait`).
     private var pendingSince: TimeInterval = 0
-    /// When `pending` is due (trailing debounce).
+    /// When the pending state is due (trailing debounce).
     private var deadline: TimeInterval = 0
     /// When the armed timer fires, or `nil` when no timer is armed. For throttle: the end of the open
     /// interval.
@@ -44,19 +61,15 @@ struct DebounceStateMachine<Value> {
     }
 
     /// Whether a value is waiting to be delivered.
-    var hasPending: Bool {
-        pending != nil
-    }
-
     /// A state passed dedup at time `now`.
-    mutating func receive(_ value: Value, now: TimeInterval) -> Decision {
+    mutating func receive(now: TimeInterval) -> Decision {
         switch policy.mode {
         case .immediate:
-            return .deliver(value)
+            return .deliver
 
         case .trailing(let interval, let maxWait):
             let wait: TimeInterval
-            if pending == nil {
+            if !hasPending {
                 pendingSince = now
                 wait = min(interval, maxWait ?? interval)
                 deadline = now + wait
@@ -67,7 +80,7 @@ struct DebounceStateMachine<Value> {
                 }
                 wait = Self.delay(until: deadline, from: now)
             }
-            pending = value
+            hasPending = true
             if deadline <= now {
                 return takePending()
             }
@@ -80,11 +93,11 @@ struct DebounceStateMachine<Value> {
 
         case .throttle(let interval):
             if timerDeadline != nil {
-                pending = value
+                hasPending = true
                 return .wait
             }
             timerDeadline = now + interval
-            return .deliverAndStartTimer(value, after: interval)
+            return .deliverAndStartTimer(after: interval)
         }
     }
 
@@ -98,7 +111,7 @@ struct DebounceStateMachine<Value> {
             return .wait
 
         case .trailing:
-            guard pending != nil else { return .wait }
+            guard hasPending else { return .wait }
             // Compare with the deadline the timer was armed for, not only with `now`: a timer armed for
             // the current deadline is due even if the clock reads a hair earlier.
             if deadline <= armed || deadline <= now {
@@ -108,13 +121,13 @@ struct DebounceStateMachine<Value> {
             return .startTimer(after: Self.delay(until: deadline, from: now))
 
         case .throttle(let interval):
-            guard let value = pending else {
+            guard hasPending else {
                 // Nothing arrived during the interval: it closes, and the next state goes out at once.
                 return .wait
             }
-            pending = nil
+            hasPending = false
             timerDeadline = now + interval
-            return .deliverAndStartTimer(value, after: interval)
+            return .deliverAndStartTimer(after: interval)
         }
     }
 
@@ -130,10 +143,8 @@ struct DebounceStateMachine<Value> {
     }
 
     private mutating func takePending() -> Decision {
-        guard let value = pending else { return .wait }
-        pending = nil
-        return .deliver(value)
+        guard hasPending else { return .wait }
+        hasPending = false
+        return .deliver
     }
 }
-
-extension DebounceStateMachine.Decision: Equatable where Value: Equatable {}

@@ -22,9 +22,39 @@ import Foundation
 /// ``Registration`` ends the pipeline.
 final class SubscriptionPipeline<State: Sendable, Action: Sendable, Props>: Sendable {
     /// What the pipeline keeps on the store's queue.
+    ///
+    /// Each method is one access to it: in code generic over the state, each access looks the storage's
+    /// type up.
     private struct Storage {
-        var debouncer: DebounceStateMachine<State>
+        var debouncer: DebounceStateMachine
+        /// The state the debouncer holds back, kept here by the debouncer's rule
+        /// (``DebounceStateMachine``).
+        var pending: State?
         var lastSequence: UInt64 = 0
+
+        init(debouncing policy: DebouncePolicy) {
+            debouncer = DebounceStateMachine(policy: policy)
+        }
+
+        /// The debouncer's decision for `state`, which waits, in place of any before it, unless it is
+        /// delivered now.
+        mutating func receive(_ state: State, now: TimeInterval) -> DebounceStateMachine.Decision {
+            let decision = debouncer.receive(now: now)
+            pending = decision.delivers ? nil : state
+            return decision
+        }
+
+        /// The debouncer's decision when its timer fires, with the pending state if it is delivered now.
+        mutating func timerFired(now: TimeInterval) -> (DebounceStateMachine.Decision, delivering: State?) {
+            let decision = debouncer.timerFired(now: now)
+            return (decision, decision.delivers ? pending.take() : nil)
+        }
+
+        /// The number of the next delivery.
+        mutating func nextSequence() -> UInt64 {
+            lastSequence += 1
+            return lastSequence
+        }
     }
 
     /// What every call of the observer passes through, and what keeps the debounce timer; the token
@@ -66,7 +96,7 @@ final class SubscriptionPipeline<State: Sendable, Action: Sendable, Props>: Send
         self.scheduler = handle.scheduler
         self.policy = configuration.debounce
         self.storage = QueueConfined(
-            Storage(debouncer: DebounceStateMachine(policy: configuration.debounce)),
+            Storage(debouncing: configuration.debounce),
             queue: handle.queue
         )
         self.presentationQueue = configuration.presentationQueue
@@ -141,30 +171,32 @@ final class SubscriptionPipeline<State: Sendable, Action: Sendable, Props>: Send
     }
 
     /// The rest of `receive(_:then:)`, for a state that passed dedup. Kept out of line so that the
-    /// duplicate path does not set up what this part needs (generic metadata for the debounce decision).
+    /// duplicate path does not set up what this part needs.
     @inline(never)
     private func accept(_ state: State) -> ObserverStatus {
         let now = policy.needsClock ? scheduler.now : 0
-        perform(storage.value.debouncer.receive(state, now: now))
+        perform(storage.value.receive(state, now: now), delivering: state)
         return .active
     }
 
     private func timerFired() {
         gate.timerFired()
         guard isLive else { return }
-        perform(storage.value.debouncer.timerFired(now: scheduler.now))
+        let (decision, pending) = storage.value.timerFired(now: scheduler.now)
+        perform(decision, delivering: pending)
     }
 
-    private func perform(_ decision: DebounceStateMachine<State>.Decision) {
+    /// Does what the debouncer decided; `state` is the state to deliver, if it decided to deliver one.
+    private func perform(_ decision: DebounceStateMachine.Decision, delivering state: State?) {
         switch decision {
         case .wait:
             break
-        case .deliver(let state):
-            present(state)
+        case .deliver:
+            if let state { present(state) }
         case .startTimer(let delay):
             startTimer(after: delay)
-        case .deliverAndStartTimer(let state, let delay):
-            present(state)
+        case .deliverAndStartTimer(let delay):
+            if let state { present(state) }
             startTimer(after: delay)
         }
     }
@@ -183,8 +215,7 @@ final class SubscriptionPipeline<State: Sendable, Action: Sendable, Props>: Send
 
     /// Numbers the delivery, then computes its props on the presentation queue.
     private func present(_ state: State) {
-        storage.value.lastSequence += 1
-        let sequence = storage.value.lastSequence
+        let sequence = storage.value.nextSequence()
         if let presentationQueue {
             presentationQueue.async { self.computeAndDeliver(state, sequence: sequence) }
         } else {

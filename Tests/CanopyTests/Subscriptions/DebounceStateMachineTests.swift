@@ -1,10 +1,62 @@
+import Foundation
 import Testing
 
 @testable import Canopy
 
-@Suite(.timeLimit(.minutes(1))) struct DebounceStateMachineTests {
-    typealias Machine = DebounceStateMachine<Int>
+/// The machine with the states kept beside it by its rule, as the subscriber pipeline keeps them
+/// (``DebounceStateMachine``): a delivery asked for by `receive` is of the value received, one asked for
+/// by `timerFired` of the pending value, and a received value not delivered becomes the pending one.
+/// Each call checks that the machine's `hasPending` agrees with the value kept.
+private struct Machine {
+    enum Decision: Equatable {
+        case wait
+        case deliver(Int)
+        case startTimer(after: TimeInterval)
+        case deliverAndStartTimer(Int, after: TimeInterval)
+    }
 
+    private var machine: DebounceStateMachine
+    private var pending: Int?
+
+    init(policy: DebouncePolicy) {
+        machine = DebounceStateMachine(policy: policy)
+    }
+
+    var hasPending: Bool { machine.hasPending }
+
+    mutating func receive(_ value: Int, now: TimeInterval) -> Decision {
+        let decision = machine.receive(now: now)
+        pending = decision.delivers ? nil : value
+        return kept(decision, delivering: value)
+    }
+
+    mutating func timerFired(now: TimeInterval) -> Decision {
+        let decision = machine.timerFired(now: now)
+        let delivered = decision.delivers ? pending.take() : nil
+        return kept(decision, delivering: delivered)
+    }
+
+    private func kept(_ decision: DebounceStateMachine.Decision, delivering value: Int?) -> Decision {
+        #expect(machine.hasPending == (pending != nil), "the machine and the value kept disagree")
+        switch decision {
+        case .wait: return .wait
+        case .startTimer(let delay): return .startTimer(after: delay)
+        case .deliver:
+            guard let value else { return unexpected(decision) }
+            return .deliver(value)
+        case .deliverAndStartTimer(let delay):
+            guard let value else { return unexpected(decision) }
+            return .deliverAndStartTimer(value, after: delay)
+        }
+    }
+
+    private func unexpected(_ decision: DebounceStateMachine.Decision) -> Decision {
+        Issue.record("\(decision) with no value pending")
+        return .wait
+    }
+}
+
+@Suite(.timeLimit(.minutes(1))) struct DebounceStateMachineTests {
     @Test func immediateDeliversEveryValueWithoutATimer() {
         var machine = Machine(policy: .immediate)
         #expect(machine.receive(1, now: 0) == .deliver(1))
