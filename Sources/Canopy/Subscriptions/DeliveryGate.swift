@@ -25,6 +25,9 @@ final class DeliveryGate: HandlerGate {
         var otherCallers: [UInt] = []
         /// The closers waiting for calls on other threads to return.
         var waiters = 0
+        /// The pipeline's debounce timer. Started on the store's queue; cancelled from any thread when
+        /// the subscription ends, so a cancelled subscription leaves nothing scheduled.
+        var timer: ScheduledWork?
 
         mutating func enter(_ thread: UInt) {
             if caller == nil {
@@ -48,16 +51,15 @@ final class DeliveryGate: HandlerGate {
         }
     }
 
-    private let state = Mutex(State())
+    /// The bookkeeping and the timer, under one lock. Not `Mutex`: on Linux the thread sanitizer cannot
+    /// see it (``LockedValue``), and calls on two queues would look like races to it.
+    private let state = LockedValue(State())
     /// Set by the first ``close()``, or when the pipeline ends (``end()``): no delivery happens after.
     private let ended = Atomic<Bool>(false)
     /// Signalled once per waiting closer when a call returns after the gate closed. Made by the first
     /// closer that must wait, before it counts itself as a waiter, under the lock; most gates close with
     /// no call on another thread, and never make one.
     private let returned = AtomicLazyReference<DispatchSemaphore>()
-    /// The pipeline's debounce timer. Started on the store's queue; cancelled from any thread when the
-    /// subscription ends, so a cancelled subscription leaves nothing scheduled.
-    private let timer = Mutex<ScheduledWork?>(nil)
     /// The gate through which the node finds the pipeline's observer (``CallGate/enqueueRemoval()``).
     /// Holds neither the pipeline (nor what it captured) nor the store, and its node's link does not
     /// keep the node: if the store goes first, so does the observer.
@@ -111,25 +113,32 @@ final class DeliveryGate: HandlerGate {
         stopTimer()
     }
 
-    /// Keeps `started`, the pipeline's new timer, in place of the one before, which it cancels.
+    /// Keeps `started`, the pipeline's new timer, in place of the one before, which it cancels; or
+    /// cancels `started` itself when the subscription has ended meanwhile, so that a timer started as
+    /// it ends is not left behind.
     func replaceTimer(with started: ScheduledWork) {
-        timer.withLock { current in
-            let previous = current
-            current = started
+        state.withLock { state -> ScheduledWork? in
+            // `end()` and `close()` set the flag before they take the lock to stop the timer: here, under
+            // the lock, either the flag is seen or the timer is kept for them to stop.
+            if ended.load(ordering: .acquiring) {
+                return started
+            }
+            let previous = state.timer
+            state.timer = started
             return previous
         }?.cancel()
     }
 
     /// Forgets the timer that has just fired.
     func timerFired() {
-        timer.withLock { $0 = nil }
+        state.withLock { $0.timer = nil }
     }
 
     /// Cancels the pipeline's timer, if one is pending.
     func stopTimer() {
-        timer.withLock { current in
-            let previous = current
-            current = nil
+        state.withLock { state in
+            let previous = state.timer
+            state.timer = nil
             return previous
         }?.cancel()
     }
