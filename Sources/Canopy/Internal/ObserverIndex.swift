@@ -5,8 +5,8 @@ import Foundation
 #endif
 
 /// Where each observer of a long ``ObserverStorage`` that is found by its id is (observer id → slot):
-/// an app's ``Observer``, a props subscription's, and a child's first subscription moved in from its
-/// cell, whose record holds no gate. A record that holds its subscription's gate is not in it: the gate
+/// an app's ``Observer``, and a child's first subscription moved in from its cell, whose record holds no
+/// gate. A record that holds its subscription's gate is not in it: the gate
 /// keeps its slot (``ObserverRecord/subscription``).
 ///
 /// An open-addressing table of 32-bit slot numbers, probed linearly. It keeps no ids: a bucket names a

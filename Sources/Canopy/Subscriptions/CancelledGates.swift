@@ -9,10 +9,12 @@
 /// observer is removed by the first work item that runs after its cancel, as soon as when it had one of
 /// its own.
 ///
-/// A cancel has already closed its gate when it adds it here: the handler is never called again,
-/// whenever the removal runs. An observer whose removal runs before its own addition (a subscription
-/// made and cancelled while an earlier batch waited in the inbox) goes as soon as it is added: its first
-/// call finds its gate closed, answers `.dead`, and the node removes it.
+/// A cancel has already closed the gate its handler is called through when it adds a gate here (the
+/// gate itself, or for a props subscription its ``DeliveryGate``, whose observer's gate stays open):
+/// the handler is never called again, whenever the removal runs. An observer whose removal runs before
+/// its own addition (a subscription made and cancelled while an earlier batch waited in the inbox) goes
+/// as soon as it is added: its first call finds its subscription closed, answers `.dead`, and the node
+/// removes it.
 struct CancelledGates: Sendable {
     /// The gates added since the last batch was taken. Not `Mutex`: see ``LockedValue``.
     private let gates = LockedValue<[CallGate]>([])

@@ -60,7 +60,6 @@ struct DebounceStateMachine: Sendable {
         self.policy = policy
     }
 
-    /// Whether a value is waiting to be delivered.
     /// A state passed dedup at time `now`.
     mutating func receive(now: TimeInterval) -> Decision {
         switch policy.mode {
@@ -102,7 +101,7 @@ struct DebounceStateMachine: Sendable {
     }
 
     /// The timer asked for by the last ``Decision/startTimer(after:)`` or
-    /// ``Decision/deliverAndStartTimer(_:after:)`` went off at time `now`.
+    /// ``Decision/deliverAndStartTimer(after:)`` went off at time `now`.
     mutating func timerFired(now: TimeInterval) -> Decision {
         guard let armed = timerDeadline else { return .wait }
         timerDeadline = nil

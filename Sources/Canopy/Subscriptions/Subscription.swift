@@ -18,7 +18,8 @@
 public final class Subscription: Sendable {
     /// The gate the handler is called through, which `cancel()` closes and waits out before it removes
     /// the observer from its node (and stops a props subscription's debounce timer). It does not keep
-    /// the node, and holds nothing the handler captured.
+    /// the node, and holds nothing the handler captured once the subscription has ended (a props
+    /// subscription's pending timer holds its pipeline until then).
     private let gate: Gate
 
     /// A subscription whose handler runs on its tree's queue, through `gate`.

@@ -58,7 +58,7 @@ final class SubscriptionPipeline<State: Sendable, Action: Sendable, Props>: Send
     }
 
     /// What every call of the observer passes through, and what keeps the debounce timer; the token
-    /// closes it, and the first close stops the timer and removes the observer from its node.
+    /// cancels it, and the first cancel stops the timer and removes the observer from its node.
     private let gate: DeliveryGate
     private let store: AnyStore<State, Action>
     private let scheduler: any DelayScheduler
@@ -202,8 +202,9 @@ final class SubscriptionPipeline<State: Sendable, Action: Sendable, Props>: Send
     }
 
     private func startTimer(after delay: TimeInterval) {
-        // Strong, for the same reason as in `makeSubscription()`; the timer is cancelled when the
-        // subscription ends, and otherwise holds the pipeline (never the store) for one interval at most.
+        // Holds the pipeline strongly, so that a timer that fires finds it; the timer is cancelled when
+        // the subscription ends, and otherwise holds the pipeline (never the store) for one interval at
+        // most.
         let started = scheduler.schedule(after: delay, on: storage.queue) { self.timerFired() }
         gate.replaceTimer(with: started)
     }

@@ -39,9 +39,9 @@ class StateNode<State: Sendable, Action: Sendable>: ActionNode<Action> {
     }
 
     /// Where each observer found by its id is in the list, once the list holds more than
-    /// ``observerIndexThreshold`` observers, so that subscribing an app's ``Observer`` and cancelling a
-    /// props subscription never scan a long list: a search for an id that no observer has is then one
-    /// probe, even when the index holds nothing. A subscription found through its gate is not in it
+    /// ``observerIndexThreshold`` observers, so that subscribing an app's ``Observer`` never scans a long
+    /// list: a search for an id that no observer has is then one probe, even when the index holds
+    /// nothing. A subscription found through its gate is not in it
     /// (``ObserverIdentity``). Most nodes have one or two observers, and need none.
     private final var observerIndex: ObserverIndex? {
         get { stateExtras?.observerIndex }

@@ -228,4 +228,68 @@ import Testing
         await settle(output)
         #expect(props.values == Array(repeating: 0, count: 12))
     }
+
+    /// A props subscription to `store`, delivered on `output` with no debounce, whose props closure
+    /// captures an object that nothing else holds, which the returned reference watches.
+    private func propsSubscription<State: Sendable>(
+        _ store: StateStore<State, Int>,
+        on output: DispatchQueue,
+        recorder: StateRecorder<Int>,
+        props: @escaping @Sendable (State) -> Int
+    ) -> (Subscription, WeakRef<Tracked>) {
+        let captured = Tracked()
+        let subscription = store.subscribe(
+            .queue(output, debounce: .immediate),
+            props: { state, _ in
+                _ = captured
+                return props(state)
+            },
+            observe: { recorder.record($0) }
+        )
+        return (subscription, WeakRef(captured))
+    }
+
+    /// A child's first props subscription lives in its cell, with the id made from its gate; moved into
+    /// the list when a second one comes, it is still found and removed on cancel, and the second goes on.
+    @Test func aChildsPropsSubscriptionIsRemovedFromItsCellAndAfterMovingIntoAList() async {
+        let root = counter()
+        let child = root.with(0) { local, action in local -= action }
+        let output = DispatchQueue(label: "canopy.test.props-output")
+        let first = StateRecorder<Int>()
+        let (inCell, inCellWatch) = propsSubscription(child, on: output, recorder: first) { $0.1 }
+        _ = await first.waitFor(count: 1)
+        inCell.cancel()
+        await settle(root.queue)
+        #expect(inCellWatch.object == nil, "a props subscription cancelled in its cell kept its captures")
+
+        let (moved, movedWatch) = propsSubscription(child, on: output, recorder: first) { $0.1 }
+        _ = await first.waitFor(count: 2)
+        let second = StateRecorder<Int>()
+        let (other, _) = propsSubscription(child, on: output, recorder: second) { $0.1 }
+        _ = await second.waitFor(count: 1)
+        moved.cancel()
+        await settle(root.queue)
+        #expect(movedWatch.object == nil, "a props subscription moved into the list kept its captures")
+
+        child.dispatch(1)
+        #expect(await second.waitFor(count: 2) == [0, -1])
+        await settle(output)
+        #expect(first.values == [0, 0], "a cancelled props subscription was called")
+        withExtendedLifetime(other) {}
+    }
+
+    /// A props subscription to a view has its observer on the viewed node, found through its gate.
+    @Test func aPropsSubscriptionToAViewIsRemovedFromTheViewedNode() async {
+        let root = counter()
+        let view = root.map(state: { $0 * 2 })
+        let output = DispatchQueue(label: "canopy.test.props-output")
+        let recorder = StateRecorder<Int>()
+        let (subscription, watch) = propsSubscription(view, on: output, recorder: recorder) { $0 }
+        _ = await recorder.waitFor(count: 1)
+        #expect(await observerCount(root) == 1)
+        subscription.cancel()
+        await settle(root.queue)
+        #expect(await observerCount(root) == 0)
+        #expect(watch.object == nil)
+    }
 }
