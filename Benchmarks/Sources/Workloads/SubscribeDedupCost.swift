@@ -20,27 +20,52 @@ public enum SubscribeDedupCost {
     ///   cancellation.
     public static func run(count: Int = defaultCount) throws(CheckFailure) -> Throughput {
         let tally = Deliveries()
-        let store = StateStore<FanOutState, Increment>(FanOutState()) { state, _ in state.count += 100 }
-        _ = store.settledState()
-        let result = measureThroughput(actions: count) {
-            var subscriptions: [Subscription] = []
-            subscriptions.reserveCapacity(count)
-            for index in 0..<count {
-                subscriptions.append(
-                    store.subscribe(removeStateDuplicates: .keyPath(\.count)) { _ in tally.record(index) }
-                )
-            }
-            _ = store.settledState()
-            for subscription in subscriptions {
-                subscription.cancel()
-            }
-            _ = store.settledState()
+        return try measureSubscriptions(count: count, name: name, tally: tally) { store, index in
+            store.subscribe(removeStateDuplicates: .keyPath(\.count)) { _ in tally.record(index) }
         }
-        // The count changes: a handler still subscribed would be called.
-        store.dispatch(Increment())
-        let final = store.settledState()
-        try check(final.count == 100, name, .canopy, "state \(final.count), expected 100")
-        try tally.check(observers: count, statesEach: 1, name, .canopy)
-        return result
     }
+}
+
+/// Makes `count` subscriptions with `subscribe` on one store, waits until the store's queue and then
+/// `delivered` have run everything (each subscription's first state), cancels them all, and checks
+/// that each subscription's handler was called exactly once, then no more after one more action.
+///
+/// - Parameters:
+///   - count: Subscriptions to make.
+///   - name: The workload's name, for a failed check.
+///   - tally: What the handlers record to.
+///   - delivered: Waits for the deliveries that run elsewhere than on the store's queue, if any.
+///   - subscribe: Makes the subscription with the given index, whose handler records to `tally`.
+/// - Returns: The throughput, in subscriptions; the subscribing, waiting and cancelling are measured.
+/// - Throws: ``CheckFailure`` when a handler was not called exactly once.
+@inline(__always)
+func measureSubscriptions(
+    count: Int,
+    name: String,
+    tally: Deliveries,
+    delivered: () -> Void = {},
+    subscribe: (StateStore<FanOutState, Increment>, Int) -> Subscription
+) throws(CheckFailure) -> Throughput {
+    let store = StateStore<FanOutState, Increment>(FanOutState()) { state, _ in state.count += 100 }
+    _ = store.settledState()
+    let result = measureThroughput(actions: count) {
+        var subscriptions: [Subscription] = []
+        subscriptions.reserveCapacity(count)
+        for index in 0..<count {
+            subscriptions.append(subscribe(store, index))
+        }
+        _ = store.settledState()
+        delivered()
+        for subscription in subscriptions {
+            subscription.cancel()
+        }
+        _ = store.settledState()
+    }
+    // The count changes: a handler still subscribed would be called.
+    store.dispatch(Increment())
+    let final = store.settledState()
+    delivered()
+    try check(final.count == 100, name, .canopy, "state \(final.count), expected 100")
+    try tally.check(observers: count, statesEach: 1, name, .canopy)
+    return result
 }

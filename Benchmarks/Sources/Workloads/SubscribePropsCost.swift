@@ -27,35 +27,21 @@ public enum SubscribePropsCost {
         let tally = Deliveries()
         // Serial: the tally is written only here, and read after a `sync` on it.
         let output = DispatchQueue(label: "canopy.benchmark.subscribe-props")
-        let store = StateStore<FanOutState, Increment>(FanOutState()) { state, _ in state.count += 100 }
-        _ = store.settledState()
-        let result = measureThroughput(actions: count) {
-            var subscriptions: [Subscription] = []
-            subscriptions.reserveCapacity(count)
-            for index in 0..<count {
-                subscriptions.append(
-                    store.subscribe(
-                        .queue(output, removeStateDuplicates: .keyPath(\.count), debounce: .immediate),
-                        props: { state, _ in state.count },
-                        observe: { _ in tally.record(index) }
-                    )
+        return try measureSubscriptions(
+            count: count,
+            name: name,
+            tally: tally,
+            delivered: {
+                DispatchQueue.sharedPresentationQueue.sync {}
+                output.sync {}
+            },
+            subscribe: { store, index in
+                store.subscribe(
+                    .queue(output, removeStateDuplicates: .keyPath(\.count), debounce: .immediate),
+                    props: { state, _ in state.count },
+                    observe: { _ in tally.record(index) }
                 )
             }
-            _ = store.settledState()
-            DispatchQueue.sharedPresentationQueue.sync {}
-            output.sync {}
-            for subscription in subscriptions {
-                subscription.cancel()
-            }
-            _ = store.settledState()
-        }
-        // The count changes: an observer still subscribed would be called.
-        store.dispatch(Increment())
-        let final = store.settledState()
-        DispatchQueue.sharedPresentationQueue.sync {}
-        output.sync {}
-        try check(final.count == 100, name, .canopy, "state \(final.count), expected 100")
-        try tally.check(observers: count, statesEach: 1, name, .canopy)
-        return result
+        )
     }
 }

@@ -141,6 +141,8 @@ extension CallGate: HandlerGate {
     /// Has the queue remove the observer called through this gate from its node, if the node is still in
     /// its tree, without closing the gate: what ``cancel()`` does once it has closed it, and how a props
     /// subscription, whose own gate stops its calls (``DeliveryGate``), lets go of its observer.
+    /// Inlined: called apart, it cost each cancel a call and a retain and release of the gate (19).
+    @inline(__always)
     func enqueueRemoval() {
         guard let host = host?.nodeIfInTree else { return }
         // The batch holds this gate, not the node: a removal waiting for the queue does not keep the
