@@ -156,7 +156,7 @@ extension CallGate: HandlerGate {
     /// - Returns: The node, if the observer was removed from one.
     func removeObserverLeavingSlot() -> TreeNode? {
         guard let host = host?.nodeIfInTree?.onQueue else { return nil }
-        host.removeObserver(of: self, compacting: false)
+        host.removeObserver(of: self)
         return host
     }
 }

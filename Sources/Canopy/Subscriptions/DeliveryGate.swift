@@ -130,7 +130,7 @@ final class DeliveryGate: HandlerGate {
     }
 
     /// Forgets the timer that has just fired.
-    func timerFired() {
+    func forgetFiredTimer() {
         state.withLock { $0.timer = nil }
     }
 

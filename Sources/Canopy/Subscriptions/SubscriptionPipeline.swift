@@ -180,7 +180,7 @@ final class SubscriptionPipeline<State: Sendable, Action: Sendable, Props>: Send
     }
 
     private func timerFired() {
-        gate.timerFired()
+        gate.forgetFiredTimer()
         guard isLive else { return }
         let (decision, pending) = storage.value.timerFired(now: scheduler.now)
         perform(decision, delivering: pending)

@@ -85,12 +85,8 @@ final class NodeHandle<State: Sendable, Action: Sendable>: StoreHandle, InboxRec
         node.withNode { $0.addObserver(identity, observe: observe, filter: filter) }
     }
 
-    var observerHostLink: NodeLink? {
-        node.link
-    }
-
     func callGate() -> CallGate {
-        CallGate(host: observerHostLink, callingThread: tree.callingThread)
+        CallGate(host: node.link, callingThread: tree.callingThread)
     }
 
     func weakHandle() -> any StoreHandle<State, Action> {

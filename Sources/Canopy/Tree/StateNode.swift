@@ -335,7 +335,7 @@ class StateNode<State: Sendable, Action: Sendable>: ActionNode<Action> {
         return list.slot(of: id)
     }
 
-    override final func removeObserver(of gate: CallGate, compacting: Bool) {
+    override final func removeObserver(of gate: CallGate) {
         tree.assertOnQueue()
         let slot = gate.slot
         // The slot may hold another observer by now, or none: the gate's observer may have gone already
@@ -347,7 +347,7 @@ class StateNode<State: Sendable, Action: Sendable>: ActionNode<Action> {
                 withObserverInside { $0.slot(of: gate.observerID) == slot } ?? false
             }
         if holds {
-            removeObserver(at: slot, compacting: compacting)
+            removeObserver(at: slot, compacting: false)
         }
     }
 

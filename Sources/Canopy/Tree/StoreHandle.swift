@@ -68,12 +68,9 @@ protocol StoreHandle<State, Action>: AnyObject, Sendable {
         filter: AtomicProjectionFilter<State>?
     )
 
-    /// The link of the node that holds this handle's observers, which does not keep the node
-    /// (``NodeLink/nodeIfInTree``): how a subscription's token asks to remove its observer.
-    var observerHostLink: NodeLink? { get }
-
-    /// A gate for a new subscription to this handle's observers, with their node's link, which does not
-    /// keep the node (``observerHostLink``).
+    /// A gate for a new subscription to this handle's observers, with the link of the node that holds
+    /// them, which does not keep the node (``NodeLink/nodeIfInTree``): how the subscription asks to
+    /// remove its observer.
     func callGate() -> CallGate
 
     /// A handle that reaches this node without keeping the tree alive, for as long as the node holding

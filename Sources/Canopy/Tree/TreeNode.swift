@@ -277,14 +277,10 @@ class TreeNode {
     func notifyObservers() {}
 
     /// On the queue: removes the observer called through `gate`, if the node has it, found in the slot
-    /// the gate keeps (``CallGate/slot``). A node with state overrides it.
-    ///
-    /// - Parameters:
-    ///   - gate: The subscription's gate.
-    ///   - compacting: Whether to compact the list now, if the removal leaves it sparse. A batch of
-    ///     removals (``CancelledGates``) passes `false` to each, which leaves the slots where they are,
-    ///     and calls ``compactObservers()`` once after the last.
-    func removeObserver(of gate: CallGate, compacting: Bool) {}
+    /// the gate keeps (``CallGate/slot``), and leaves the slot empty: the batch of removals that calls it
+    /// (``CancelledGates``) calls ``compactObservers()`` once after the last. A node with state overrides
+    /// it.
+    func removeObserver(of gate: CallGate) {}
 
     /// On the queue: after removals that did not compact, counts the node's listeners again
     /// (``listenersChanged()``), once for the whole batch, compacts the list of observers if sparse and

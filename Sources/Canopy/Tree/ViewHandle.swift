@@ -133,10 +133,6 @@ final class ViewHandle<ParentState: Sendable, ParentAction: Sendable, State: Sen
         parent.addObserver(identity, observe: { observe(transformState($0)) }, filter: nil)
     }
 
-    var observerHostLink: NodeLink? {
-        parent.observerHostLink
-    }
-
     func callGate() -> CallGate {
         parent.callGate()
     }

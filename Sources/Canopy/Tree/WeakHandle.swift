@@ -90,12 +90,8 @@ final class WeakHandle<State: Sendable, Action: Sendable>: StoreHandle {
         target?.withNode { $0.addObserver(identity, observe: observe, filter: filter) }
     }
 
-    var observerHostLink: NodeLink? {
-        target?.link
-    }
-
     func callGate() -> CallGate {
-        CallGate(host: observerHostLink, callingThread: tree.callingThread)
+        CallGate(host: target?.link, callingThread: tree.callingThread)
     }
 
     func weakHandle() -> any StoreHandle<State, Action> {
